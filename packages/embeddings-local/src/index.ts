@@ -1,0 +1,1 @@
+export const packageName = '@permafrost/embeddings-local';
