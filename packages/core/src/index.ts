@@ -1,1 +1,28 @@
-export const packageName = '@permafrost/core';
+export { createInMemoryStore, IN_MEMORY_CAPABILITIES } from './adapters/in-memory/in-memory-store.js';
+export { systemClock } from './adapters/system/system-clock.js';
+export { createUlidIdGen } from './adapters/system/ulid-id-gen.js';
+export * from './config/index.js';
+export {
+  type CachedEmbedder,
+  type CachedEmbedderOptions,
+  cacheEmbedder,
+} from './embedding/cached-embedder.js';
+export {
+  createHashingEmbedder,
+  type HashingEmbedderOptions,
+  hashingVector,
+} from './embedding/hashing-embedder.js';
+export { centroid, cosine, dot } from './embedding/vector-math.js';
+export * from './errors/index.js';
+export {
+  effectiveRelationWeight,
+  MAX_EVIDENCE,
+  normalizeVerb,
+  polarityOf,
+  relationBaseWeight,
+} from './graph/weights.js';
+export * from './model/index.js';
+export * from './ports/index.js';
+export { ScopeGate } from './runtime/async-scope.js';
+export { Bm25Corpus, type Bm25Doc, rankBm25 } from './text/bm25.js';
+export * from './text/index.js';

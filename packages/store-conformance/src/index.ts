@@ -1,1 +1,47 @@
-export const packageName = '@permafrost/store-conformance';
+import { describe } from 'vitest';
+import type { ConformanceOptions } from './fixtures.js';
+import { aliasSuite } from './suites/aliases.js';
+import { conversationSuite } from './suites/conversation.js';
+import { factSuite } from './suites/facts.js';
+import { governanceSuite } from './suites/governance.js';
+import { graphSuite } from './suites/graph.js';
+import { queueSuite } from './suites/queue.js';
+import { transactionSuite } from './suites/transactions.js';
+import { vectorSuite } from './suites/vectors.js';
+
+export type { ConformanceOptions } from './fixtures.js';
+export {
+  at,
+  days,
+  G1,
+  G2,
+  makeFact,
+  makeHistory,
+  makeLink,
+  makeMessage,
+  T0,
+  unitVector,
+  vectorItem,
+} from './fixtures.js';
+
+/** Facts, aliases, graph, governance (purge, export/import), conversation and transactions. */
+export function describeStoreConformance(options: ConformanceOptions): void {
+  describe(`${options.name} store conformance`, () => {
+    factSuite(options);
+    aliasSuite(options);
+    graphSuite(options);
+    governanceSuite(options);
+    conversationSuite(options);
+    transactionSuite(options);
+  });
+}
+
+/** The message queue: idempotent enqueue, due keys, leases, retries and dead letters. */
+export function describeQueueConformance(options: ConformanceOptions): void {
+  describe(`${options.name} queue conformance`, () => queueSuite(options));
+}
+
+/** Vector search: exact KNN without recency caps, scopes, activity and dimensions. */
+export function describeVectorConformance(options: ConformanceOptions): void {
+  describe(`${options.name} vector conformance`, () => vectorSuite(options));
+}

@@ -1,1 +1,1 @@
-export {};
+export { FixedClock, sequentialIds } from './fixed-clock.js';

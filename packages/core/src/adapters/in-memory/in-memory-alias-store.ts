@@ -1,0 +1,45 @@
+import type { Alias } from '../../model/graph.js';
+import type { AliasStore } from '../../ports/alias-store.js';
+import { enter, key, type MemoryState } from './state.js';
+
+const byWeight = (a: Alias, b: Alias) => b.weight - a.weight || (a.userId < b.userId ? -1 : 1);
+
+export class InMemoryAliasStore implements AliasStore {
+  readonly #state: MemoryState;
+
+  constructor(state: MemoryState) {
+    this.#state = state;
+  }
+
+  async upsert(alias: Alias): Promise<void> {
+    await enter(this.#state);
+    const k = key(alias.guildId, alias.alias, alias.userId);
+    const current = this.#state.aliases.get(k);
+    if (current && current.weight > alias.weight) {
+      this.#state.aliases.set(k, { ...current, updatedAt: alias.updatedAt });
+    } else {
+      this.#state.aliases.set(k, alias);
+    }
+  }
+
+  async find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
+    await enter(this.#state);
+    return this.#select((a) => a.guildId === guildId && a.alias === alias, limit);
+  }
+
+  async findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
+    await enter(this.#state);
+    return this.#select((a) => a.guildId === guildId && a.alias.startsWith(prefix), limit);
+  }
+
+  async aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
+    await enter(this.#state);
+    return this.#select((a) => a.guildId === guildId && a.userId === userId, Number.POSITIVE_INFINITY);
+  }
+
+  #select(pred: (a: Alias) => boolean, limit: number): Alias[] {
+    const out: Alias[] = [];
+    for (const a of this.#state.aliases.values()) if (pred(a)) out.push(a);
+    return out.sort(byWeight).slice(0, limit);
+  }
+}

@@ -1,0 +1,188 @@
+import type { StoredMessage } from '../../model/message.js';
+import type {
+  ActiveMode,
+  ChannelStats,
+  ConversationStore,
+  MessageTextHit,
+} from '../../ports/conversation-store.js';
+import { indexTerms } from '../../text/analyze.js';
+import { rankBm25 } from '../../text/bm25.js';
+import { chronological } from './in-memory-queue.js';
+import { enter, key, type MemoryState } from './state.js';
+
+type ModeKey = { readonly instanceId: string; readonly guildId: string; readonly channelId: string };
+const modeKey = (m: ModeKey) => key(m.instanceId, m.guildId, m.channelId);
+
+const termsCache = new WeakMap<StoredMessage, readonly string[]>();
+function termsOf(m: StoredMessage): readonly string[] {
+  let t = termsCache.get(m);
+  if (!t) {
+    t = m.rawStored ? indexTerms(m.content) : [];
+    termsCache.set(m, t);
+  }
+  return t;
+}
+
+export class InMemoryConversationStore implements ConversationStore {
+  readonly #state: MemoryState;
+
+  constructor(state: MemoryState) {
+    this.#state = state;
+  }
+
+  #rows(pred: (m: StoredMessage) => boolean): StoredMessage[] {
+    const out: StoredMessage[] = [];
+    for (const m of this.#state.messages.values()) if (pred(m)) out.push(m);
+    return out.sort(chronological);
+  }
+
+  async channelHistory(
+    guildId: string,
+    channelId: string,
+    options: { readonly limit: number; readonly beforeMessageId?: string },
+  ): Promise<StoredMessage[]> {
+    await enter(this.#state);
+    let rows = this.#rows((m) => m.guildId === guildId && m.channelId === channelId);
+    if (options.beforeMessageId !== undefined) {
+      const idx = rows.findIndex((m) => m.messageId === options.beforeMessageId);
+      if (idx >= 0) rows = rows.slice(0, idx);
+    }
+    return rows.slice(Math.max(0, rows.length - options.limit));
+  }
+
+  async authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
+    await enter(this.#state);
+    const rows = this.#rows((m) => m.guildId === guildId && m.authorId === authorId);
+    return rows.slice(Math.max(0, rows.length - limit));
+  }
+
+  async channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
+    await enter(this.#state);
+    const rows = this.#rows((m) => m.guildId === guildId && m.channelId === channelId);
+    return {
+      count: rows.length,
+      firstAt: rows[0]?.createdAt ?? null,
+      lastAt: rows[rows.length - 1]?.createdAt ?? null,
+      botMessages: rows.filter((m) => m.authorIsBot || m.kind === 'reply').length,
+      uniqueAuthors: new Set(rows.map((m) => m.authorId)).size,
+    };
+  }
+
+  async searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
+    await enter(this.#state);
+    if (terms.length === 0) return [];
+    const rows = this.#rows((m) => m.guildId === guildId && m.rawStored && m.kind !== 'session');
+    const byId = new Map(rows.map((m) => [m.messageId, m]));
+    const docs = rows.map((m) => ({ id: m.messageId, terms: termsOf(m) }));
+    return rankBm25(docs, docs, terms, limit).map((h) => ({
+      message: byId.get(h.id) as StoredMessage,
+      score: h.score,
+    }));
+  }
+
+  async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
+    await enter(this.#state);
+    const out: StoredMessage[] = [];
+    for (const id of messageIds) {
+      const m = this.#state.messages.get(key(guildId, id));
+      if (m) out.push(m);
+    }
+    return out;
+  }
+
+  async prune(
+    guildId: string,
+    options: { readonly olderThan: Date; readonly maxPerChannel: number },
+  ): Promise<number> {
+    await enter(this.#state);
+    const removable = (m: StoredMessage) => m.status !== 'pending' && m.status !== 'claimed';
+    const doomed = new Set<string>();
+    const byChannel = new Map<string, StoredMessage[]>();
+    for (const m of this.#rows((r) => r.guildId === guildId && r.kind !== 'session')) {
+      if (removable(m) && m.createdAt.getTime() < options.olderThan.getTime()) doomed.add(m.messageId);
+      const list = byChannel.get(m.channelId) ?? [];
+      list.push(m);
+      byChannel.set(m.channelId, list);
+    }
+    for (const list of byChannel.values()) {
+      // Drop the oldest removable rows until the channel fits the cap (pending rows are kept).
+      let count = list.filter((m) => !doomed.has(m.messageId)).length;
+      for (const m of list) {
+        if (count <= options.maxPerChannel) break;
+        if (doomed.has(m.messageId) || !removable(m)) continue;
+        doomed.add(m.messageId);
+        count--;
+      }
+    }
+    for (const id of doomed) this.#deleteMessage(guildId, id);
+    return doomed.size;
+  }
+
+  async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
+    await enter(this.#state);
+    const rows = this.#rows((m) => m.guildId === guildId && m.channelId === channelId);
+    const doomed = rows.slice(0, Math.max(0, rows.length - keepLatest));
+    for (const m of doomed) this.#deleteMessage(guildId, m.messageId);
+    return doomed.length;
+  }
+
+  #deleteMessage(guildId: string, messageId: string): void {
+    this.#state.messages.delete(key(guildId, messageId));
+    this.#state.vectors.delete(key(guildId, 'message', messageId));
+  }
+
+  async tryClaim(input: {
+    readonly channelId: string;
+    readonly messageId: string;
+    readonly owner: string;
+    readonly now: Date;
+    readonly ttlMs: number;
+  }): Promise<boolean> {
+    await enter(this.#state);
+    const k = key(input.channelId, input.messageId);
+    const current = this.#state.claims.get(k);
+    if (current && current.owner !== input.owner && current.until > input.now.getTime()) return false;
+    this.#state.claims.set(k, { owner: input.owner, until: input.now.getTime() + input.ttlMs });
+    return true;
+  }
+
+  async releaseClaim(input: {
+    readonly channelId: string;
+    readonly messageId: string;
+    readonly owner: string;
+  }): Promise<boolean> {
+    await enter(this.#state);
+    const k = key(input.channelId, input.messageId);
+    if (this.#state.claims.get(k)?.owner !== input.owner) return false;
+    return this.#state.claims.delete(k);
+  }
+
+  async upsertMode(mode: ActiveMode): Promise<void> {
+    await enter(this.#state);
+    this.#state.modes.set(modeKey(mode), mode);
+  }
+
+  async touchMode(k: ModeKey, at: Date): Promise<boolean> {
+    await enter(this.#state);
+    const current = this.#state.modes.get(modeKey(k));
+    if (!current) return false;
+    this.#state.modes.set(modeKey(k), { ...current, lastActiveAt: at });
+    return true;
+  }
+
+  async removeMode(k: ModeKey): Promise<boolean> {
+    await enter(this.#state);
+    return this.#state.modes.delete(modeKey(k));
+  }
+
+  async listModes(options: {
+    readonly activeSince: Date;
+    readonly instanceId?: string;
+  }): Promise<ActiveMode[]> {
+    await enter(this.#state);
+    return [...this.#state.modes.values()]
+      .filter((m) => m.lastActiveAt.getTime() >= options.activeSince.getTime())
+      .filter((m) => options.instanceId === undefined || m.instanceId === options.instanceId)
+      .sort((a, b) => b.lastActiveAt.getTime() - a.lastActiveAt.getTime());
+  }
+}

@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import { parseOpenAiUrl, parseStorageUrl, REASONING_EFFORTS, type StorageSpec } from './url-specs.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const int = (min: number, max: number, def: number) => z.number().int().min(min).max(max).default(def);
+const num = (min: number, max: number, def: number) => z.number().min(min).max(max).default(def);
+const fraction = (def: number) => num(0, 1, def);
+
+const observe = z
+  .object({
+    /** Shorter (trimmed) content is ignored as empty_content. */
+    minMessageChars: int(1, 1000, 3),
+    /** Regular expressions (source strings); a match ignores the message as ignored_pattern. */
+    ignorePatterns: z.array(z.string().min(1).max(500)).max(100).default([]),
+    /** Pending messages per guild before observe rejects with queue_over_capacity. */
+    maxQueueDepthPerGuild: int(1, 10_000_000, 10_000),
+  })
+  .strict();
+
+const batching = z
+  .object({
+    batchSizeMessages: int(1, 200, 10),
+    maxAgeSeconds: int(1, 86_400, 300),
+    leaseSeconds: int(5, 3600, 120),
+    /** Messages the community (server) pass looks at per guild. */
+    serverWindowMessages: int(5, 1000, 100),
+  })
+  .strict();
+
+const workers = z
+  .object({
+    enabled: z.boolean().default(true),
+    count: int(1, 32, 2),
+    pollIntervalMs: int(10, 60_000, 1000),
+    maxAttempts: int(1, 20, 3),
+    backoffBaseSeconds: num(0, 3600, 5),
+  })
+  .strict();
+
+const extraction = z
+  .object({
+    noiseGate: z.boolean().default(true),
+    minConfidence: fraction(0.55),
+    hearsayMinConfidence: fraction(0.75),
+    maxCandidatesPerBatch: int(1, 50, 12),
+    nearDuplicateThreshold: num(0.5, 1, 0.96),
+    collisionThreshold: num(0.3, 1, 0.85),
+    collisionFloor: num(0, 1, 0.35),
+    /** Regenerate a subject's digest after this many new facts (0 disables digests). */
+    digestEveryFacts: int(0, 1000, 5),
+    digestSanityThreshold: fraction(0.55),
+    maxTokens: int(64, 32_000, 1800),
+  })
+  .strict();
+
+const lifecycle = z
+  .object({
+    shortTermDays: int(1, 3650, 7),
+    midTermDays: int(1, 3650, 45),
+    longTermDays: int(1, 3650, 180),
+    decayStabilityDays: num(0.1, 3650, 7),
+    forgetRetentionFloor: fraction(0.05),
+    maxFactsPerUser: int(10, 100_000, 300),
+    maxServerFacts: int(10, 100_000, 500),
+    maintenanceIntervalSeconds: int(1, 86_400 * 7, 3600),
+    processedRetentionDays: int(1, 3650, 30),
+  })
+  .strict();
+
+const weights = z
+  .object({
+    semantic: fraction(0.45),
+    lexical: fraction(0.3),
+    entity: fraction(0.1),
+    strength: fraction(0.05),
+    rrf: fraction(0.1),
+  })
+  .strict();
+
+const retrieval = z
+  .object({
+    topK: int(1, 200, 8),
+    maxPerSubject: int(1, 200, 4),
+    serverTopK: int(0, 50, 3),
+    channelLimit: int(5, 500, 50),
+    rrfK: int(1, 1000, 60),
+    poolSize: int(10, 1000, 100),
+    weights: weights.default(weights.parse({})),
+    hopDepth: int(1, 2, 2),
+    fanOut: int(1, 200, 24),
+    rerankPoolSize: int(1, 200, 32),
+    rerankTimeoutMs: int(10, 60_000, 1500),
+    reinforceOnRecall: z.boolean().default(false),
+    minScore: fraction(0),
+    citationMinScore: fraction(0.55),
+    defaultTokenBudget: int(64, 200_000, 2400),
+  })
+  .strict();
+
+const budgets = z
+  .object({
+    guildDailyPromptTokens: z.number().int().min(1).nullable().default(null),
+    guildMonthlyPromptTokens: z.number().int().min(1).nullable().default(null),
+    warnFraction: num(0.1, 1, 0.8),
+    /** USD per million tokens by model-name substring, used when the provider reports no cost. */
+    prices: z
+      .record(
+        z.string().min(1),
+        z.object({ prompt: z.number().min(0), completion: z.number().min(0) }).strict(),
+      )
+      .default({}),
+  })
+  .strict();
+
+const privacy = z
+  .object({
+    /** Off: messages are kept as a hash only and never extracted. */
+    storeRawMessages: z.boolean().default(true),
+  })
+  .strict();
+
+const llmObject = z
+  .object({
+    baseUrl: z.string().url(),
+    apiKey: z.string().default(''),
+    model: z.string().min(1),
+    smallModel: z.string().min(1).nullable().default(null),
+    reasoningEffort: z.enum(REASONING_EFFORTS).nullable().default(null),
+    temperature: z.number().min(0).max(2).nullable().default(0),
+    structuredOutputs: z.enum(['strict', 'json_object']).default('strict'),
+    maxTokensKey: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
+    timeoutMs: int(100, 600_000, 60_000),
+    maxRetries: int(0, 10, 2),
+  })
+  .strict();
+export type LlmEndpointConfig = z.output<typeof llmObject> & { readonly kind: 'openai' };
+export type LlmConfig = null | { readonly kind: 'heuristic' } | LlmEndpointConfig;
+
+const embeddingsObject = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('hashing'), dimensions: int(32, 4096, 256) }).strict(),
+  z
+    .object({
+      provider: z.literal('local'),
+      modelPath: z.string().min(1).nullable().default(null),
+      model: z.string().default('all-MiniLM-L6-v2'),
+    })
+    .strict(),
+  z
+    .object({
+      provider: z.literal('openai'),
+      baseUrl: z.string().url(),
+      apiKey: z.string().default(''),
+      model: z.string().min(1).default('text-embedding-3-small'),
+      dimensions: z.number().int().min(8).max(8192).nullable().default(null),
+      timeoutMs: int(100, 600_000, 30_000),
+      maxRetries: int(0, 10, 2),
+    })
+    .strict(),
+]);
+export type EmbeddingsConfig = z.output<typeof embeddingsObject> & { readonly cacheMaxEntries: number };
+
+export function makeConfigSchema(env: Env) {
+  const storage = z.string().transform((raw, ctx): StorageSpec => parseStorageUrl(raw, ctx));
+
+  const llm = z.union([
+    z.null(),
+    z.literal('heuristic').transform(() => ({ kind: 'heuristic' as const })),
+    z.string().transform((raw, ctx) => {
+      const fields = parseOpenAiUrl(raw, env, ctx);
+      if (!fields) return z.NEVER;
+      const parsed = llmObject.safeParse(fields);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+        return z.NEVER;
+      }
+      return { kind: 'openai' as const, ...parsed.data };
+    }),
+    llmObject.transform((o) => ({ kind: 'openai' as const, ...o })),
+  ]);
+
+  const embeddings = z.union([
+    z.literal('hashing').transform(() => ({ provider: 'hashing' as const, dimensions: 256 })),
+    z
+      .string()
+      .regex(/^local(:.+)?$/)
+      .transform((s) => ({
+        provider: 'local' as const,
+        modelPath: s.startsWith('local:') ? s.slice(6) : null,
+        model: 'all-MiniLM-L6-v2',
+      })),
+    z
+      .string()
+      .startsWith('openai://')
+      .transform((raw, ctx) => {
+        const fields = parseOpenAiUrl(raw, env, ctx) as
+          | (ReturnType<typeof parseOpenAiUrl> & { dimensions?: number })
+          | null;
+        if (!fields) return z.NEVER;
+        const parsed = embeddingsObject.safeParse({
+          provider: 'openai',
+          baseUrl: fields.baseUrl,
+          apiKey: fields.apiKey,
+          ...(fields.model ? { model: fields.model } : {}),
+          ...(fields.dimensions !== undefined ? { dimensions: fields.dimensions } : {}),
+        });
+        if (!parsed.success) {
+          for (const issue of parsed.error.issues)
+            ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+          return z.NEVER;
+        }
+        return parsed.data;
+      }),
+    embeddingsObject,
+  ]);
+
+  return z
+    .object({
+      storage: storage.prefault('sqlite:///permafrost.db'),
+      llm: llm.prefault('heuristic'),
+      embeddings: embeddings.prefault('hashing'),
+      /** LRU entries of the embedding cache wrapped around every embedder. */
+      embeddingCacheEntries: int(0, 10_000_000, 50_000),
+      observe: observe.default(observe.parse({})),
+      batching: batching.default(batching.parse({})),
+      workers: workers.default(workers.parse({})),
+      extraction: extraction.default(extraction.parse({})),
+      lifecycle: lifecycle.default(lifecycle.parse({})),
+      retrieval: retrieval.default(retrieval.parse({})),
+      budgets: budgets.default(budgets.parse({})),
+      privacy: privacy.default(privacy.parse({})),
+    })
+    .strict();
+}
+
+export type MemoryConfigInput = z.input<ReturnType<typeof makeConfigSchema>>;
+type Output = z.output<ReturnType<typeof makeConfigSchema>>;
+
+type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** The validated, frozen configuration. */
+export type MemoryConfig = DeepReadonly<Output>;

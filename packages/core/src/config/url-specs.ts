@@ -1,0 +1,121 @@
+import type { z } from 'zod';
+
+/** Expands `$NAME` / `${NAME}` from the environment; a missing variable is a config issue. */
+export function expandEnv(
+  value: string,
+  env: Readonly<Record<string, string | undefined>>,
+  ctx: z.RefinementCtx,
+): string {
+  return value.replace(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g, (_m, name: string) => {
+    const v = env[name];
+    if (v === undefined || v === '') {
+      ctx.addIssue({ code: 'custom', message: `environment variable ${name} is not set` });
+      return '';
+    }
+    return v;
+  });
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export interface StorageSpec {
+  readonly url: string;
+  readonly scheme: 'sqlite' | 'mongodb' | 'memory';
+}
+
+export function parseStorageUrl(raw: string, ctx: z.RefinementCtx): StorageSpec {
+  if (raw === 'memory' || raw === 'memory://') return { url: 'memory://', scheme: 'memory' };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'storage must be a URL such as sqlite:///path.db or mongodb://host/db',
+    });
+    return { url: raw, scheme: 'memory' };
+  }
+  const scheme = url.protocol.replace(/:$/, '');
+  if (scheme === 'sqlite') return { url: raw, scheme: 'sqlite' };
+  if (scheme === 'mongodb' || scheme === 'mongodb+srv') return { url: raw, scheme: 'mongodb' };
+  if (scheme === 'memory') return { url: raw, scheme: 'memory' };
+  ctx.addIssue({
+    code: 'custom',
+    message: `unsupported storage scheme "${scheme}" (use sqlite, mongodb, mongodb+srv or memory)`,
+  });
+  return { url: raw, scheme: 'memory' };
+}
+
+/** Path of a sqlite URL: `sqlite:///abs/x.db` → `/abs/x.db`, `sqlite://rel.db` → `rel.db`, `:memory:`. */
+export function sqlitePath(url: string): string {
+  const rest = url.replace(/^sqlite:\/\//, '');
+  if (rest === ':memory:' || rest === '/:memory:') return ':memory:';
+  return decodeURIComponent(rest.split('?')[0] ?? '');
+}
+
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
+
+export interface LlmUrlFields {
+  baseUrl: string;
+  apiKey: string;
+  model?: string;
+  smallModel?: string;
+  reasoningEffort?: string;
+  temperature?: number | null;
+  structuredOutputs?: string;
+  maxTokens?: number;
+  maxTokensKey?: string;
+}
+
+/**
+ * `openai://<key or $ENV>@host[:port]/path?model=…` → base URL + options. https unless the host is
+ * loopback (then http).
+ */
+export function parseOpenAiUrl(
+  raw: string,
+  env: Readonly<Record<string, string | undefined>>,
+  ctx: z.RefinementCtx,
+): LlmUrlFields | null {
+  const match = /^openai:\/\/(?:([^@]*)@)?([^/?#]+)([^?#]*)(?:\?([^#]*))?$/.exec(raw);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: 'expected openai://<key>@host[:port]/path?model=…' });
+    return null;
+  }
+  const [, keyPart = '', host = '', path = '', query = ''] = match;
+  const apiKey = expandEnv(decodeURIComponent(keyPart), env, ctx);
+  const hostname = host.replace(/:\d+$/, '');
+  const protocol = LOOPBACK.has(hostname) ? 'http' : 'https';
+  const params = new URLSearchParams(query);
+  const out: LlmUrlFields = { baseUrl: `${protocol}://${host}${path.replace(/\/$/, '')}`, apiKey };
+  for (const [k, v] of params) {
+    switch (k) {
+      case 'model':
+        out.model = v;
+        break;
+      case 'small_model':
+        out.smallModel = v;
+        break;
+      case 'reasoning':
+        out.reasoningEffort = v;
+        break;
+      case 'temperature':
+        out.temperature = v === 'none' ? null : Number(v);
+        break;
+      case 'structured_outputs':
+        out.structuredOutputs = v;
+        break;
+      case 'max_tokens':
+        out.maxTokens = Number(v);
+        break;
+      case 'max_tokens_key':
+        out.maxTokensKey = v;
+        break;
+      case 'dimensions':
+        (out as LlmUrlFields & { dimensions?: number }).dimensions = Number(v);
+        break;
+      default:
+        ctx.addIssue({ code: 'custom', message: `unknown openai:// parameter "${k}"` });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { AliasSource, EdgeKind, EntityKind, NodeType, Polarity } from './enums.js';
+
+const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
+
+export const nodeRefSchema = z.object({ type: z.enum(values(NodeType)), id: z.string().min(1) }).strict();
+export type NodeRef = Readonly<z.output<typeof nodeRefSchema>>;
+
+export const linkSchema = z
+  .object({
+    guildId: z.string(),
+    factId: z.string(),
+    nodeType: z.enum(values(NodeType)),
+    nodeId: z.string(),
+    kind: z.enum(values(EdgeKind)),
+    createdAt: z.coerce.date(),
+  })
+  .strict();
+export type Link = Readonly<z.output<typeof linkSchema>>;
+
+export const relationSchema = z
+  .object({
+    guildId: z.string(),
+    srcType: z.enum(values(NodeType)),
+    srcId: z.string(),
+    dstType: z.enum(values(NodeType)),
+    dstId: z.string(),
+    verb: z.string().min(2).max(48),
+    polarity: z.enum(values(Polarity)),
+    weight: z.number().min(0),
+    occurrences: z.number().int().min(1),
+    confidence: z.number().min(0).max(1),
+    evidenceFactIds: z.array(z.string()).max(8),
+    validFrom: z.coerce.date(),
+    validUntil: z.coerce.date().nullable(),
+    updatedAt: z.coerce.date(),
+  })
+  .strict();
+export type Relation = Readonly<
+  Omit<z.output<typeof relationSchema>, 'evidenceFactIds'> & { evidenceFactIds: readonly string[] }
+>;
+
+export const entitySchema = z
+  .object({
+    guildId: z.string(),
+    slug: z.string().min(1),
+    name: z.string().min(1),
+    kind: z.enum(values(EntityKind)),
+    aliases: z.array(z.string()),
+    factCount: z.number().int().min(0),
+    linkedUserId: z.string().nullable(),
+    createdAt: z.coerce.date(),
+    updatedAt: z.coerce.date(),
+  })
+  .strict();
+export type Entity = Readonly<
+  Omit<z.output<typeof entitySchema>, 'aliases'> & { aliases: readonly string[] }
+>;
+
+export const aliasSchema = z
+  .object({
+    guildId: z.string(),
+    alias: z.string().min(1),
+    userId: z.string().min(1),
+    source: z.enum(values(AliasSource)),
+    weight: z.number().min(0).max(3),
+    updatedAt: z.coerce.date(),
+  })
+  .strict();
+export type Alias = Readonly<z.output<typeof aliasSchema>>;
+
+export const digestSchema = z
+  .object({
+    guildId: z.string(),
+    subjectId: z.string().nullable(),
+    text: z.string(),
+    generatedAt: z.coerce.date(),
+    sourceFactCount: z.number().int().min(0),
+  })
+  .strict();
+/** A short profile summary of a subject (or the server when subjectId is null). */
+export type Digest = Readonly<z.output<typeof digestSchema>>;
+
+/** Stable identity of a relation: one active edge per (src, dst, verb). */
+export function relationKey(r: Pick<Relation, 'srcType' | 'srcId' | 'dstType' | 'dstId' | 'verb'>): string {
+  return `${r.srcType}:${r.srcId}|${r.dstType}:${r.dstId}|${r.verb}`;
+}
+
+export function nodeKey(n: NodeRef): string {
+  return `${n.type}:${n.id}`;
+}

@@ -1,0 +1,51 @@
+export {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type GuildExport,
+  type GuildExportInput,
+  type GuildSnapshot,
+  type GuildStats,
+  guildExportSchema,
+  type PurgeReport,
+} from './admin.js';
+export * from './enums.js';
+export {
+  type Attribution,
+  attributionSchema,
+  type Fact,
+  type FactHistoryEntry,
+  type FactPatch,
+  factHistoryEntrySchema,
+  factSchema,
+  isActive,
+  isValidAt,
+  type Page,
+  type SourceRef,
+  sourceRefSchema,
+} from './fact.js';
+export {
+  type Alias,
+  aliasSchema,
+  type Digest,
+  digestSchema,
+  type Entity,
+  entitySchema,
+  type Link,
+  linkSchema,
+  type NodeRef,
+  nodeKey,
+  nodeRefSchema,
+  type Relation,
+  relationKey,
+  relationSchema,
+} from './graph.js';
+export {
+  type BatchKey,
+  MAX_CONTENT_CHARS,
+  type MessageEvent,
+  type MessageEventInput,
+  messageEventSchema,
+  SERVER_KEY,
+  type StoredMessage,
+  timestampSchema,
+} from './message.js';

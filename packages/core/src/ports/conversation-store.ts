@@ -1,0 +1,77 @@
+import type { StoredMessage } from '../model/message.js';
+
+export interface ChannelStats {
+  readonly count: number;
+  readonly firstAt: Date | null;
+  readonly lastAt: Date | null;
+  readonly botMessages: number;
+  readonly uniqueAuthors: number;
+}
+
+export interface MessageTextHit {
+  readonly message: StoredMessage;
+  /** BM25 relevance, higher is better. */
+  readonly score: number;
+}
+
+export interface ActiveMode {
+  readonly instanceId: string;
+  readonly guildId: string;
+  readonly channelId: string;
+  readonly mode: string;
+  readonly startedAt: Date;
+  readonly lastActiveAt: Date;
+}
+
+/**
+ * Conversation history over the same message rows the ingest queue uses, plus reply claims and
+ * persistent "active conversation" state for multi-instance bots.
+ */
+export interface ConversationStore {
+  /** The latest `limit` messages of a channel (optionally before a message), oldest first. */
+  channelHistory(
+    guildId: string,
+    channelId: string,
+    options: { readonly limit: number; readonly beforeMessageId?: string },
+  ): Promise<StoredMessage[]>;
+  /** The latest `limit` messages of an author in a guild, oldest first. */
+  authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]>;
+  channelStats(guildId: string, channelId: string): Promise<ChannelStats>;
+  /** Messages of the guild containing ANY of the analysed terms, BM25-ranked (raw content only). */
+  searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]>;
+  /** Messages by id (request order, missing dropped). */
+  getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]>;
+  /** Deletes non-pending messages older than `olderThan`, then the oldest non-pending rows of each channel until it holds at most `maxPerChannel`. */
+  prune(
+    guildId: string,
+    options: { readonly olderThan: Date; readonly maxPerChannel: number },
+  ): Promise<number>;
+  /** Deletes every message of a channel except the newest `keepLatest` (0 clears it). */
+  trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number>;
+
+  /** Claims a message for one bot instance; true if we hold it now (free, expired, or ours). */
+  tryClaim(input: {
+    readonly channelId: string;
+    readonly messageId: string;
+    readonly owner: string;
+    readonly now: Date;
+    readonly ttlMs: number;
+  }): Promise<boolean>;
+  releaseClaim(input: {
+    readonly channelId: string;
+    readonly messageId: string;
+    readonly owner: string;
+  }): Promise<boolean>;
+
+  upsertMode(mode: ActiveMode): Promise<void>;
+  touchMode(
+    key: { readonly instanceId: string; readonly guildId: string; readonly channelId: string },
+    at: Date,
+  ): Promise<boolean>;
+  removeMode(key: {
+    readonly instanceId: string;
+    readonly guildId: string;
+    readonly channelId: string;
+  }): Promise<boolean>;
+  listModes(options: { readonly activeSince: Date; readonly instanceId?: string }): Promise<ActiveMode[]>;
+}

@@ -1,0 +1,55 @@
+import type { GuildSnapshot, GuildStats, PurgeReport } from '../model/admin.js';
+import type { Digest } from '../model/graph.js';
+
+export interface ImportCounts {
+  readonly facts: number;
+  readonly relations: number;
+  readonly entities: number;
+  readonly aliases: number;
+  readonly links: number;
+  readonly history: number;
+  readonly digests: number;
+}
+
+/** Consent, digests, cursors, budgets, metadata and whole-guild operations. */
+export interface GovernanceStore {
+  setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void>;
+  isOptedOut(guildId: string, userId: string): Promise<boolean>;
+  optedOutUsers(guildId: string): Promise<string[]>;
+
+  getDigest(guildId: string, subjectId: string | null): Promise<Digest | null>;
+  putDigest(digest: Digest): Promise<void>;
+
+  getCursor(guildId: string, key: string): Promise<string | null>;
+  setCursor(guildId: string, key: string, value: string): Promise<void>;
+
+  /** Adds prompt tokens to each period counter (e.g. `d:2026-11-29`, `m:2026-11`) atomically. */
+  chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void>;
+  /** Current counters for these periods (0 when absent). */
+  tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>>;
+
+  /** Store-wide key/value metadata (embedder id and dimensions, schema facts). */
+  getMeta(key: string): Promise<string | null>;
+  setMeta(key: string, value: string): Promise<void>;
+
+  /**
+   * Counts (dryRun) or removes every trace of a user in a guild: facts where they are subject or
+   * speaker (with vectors, keyword rows and history), links and relations touching them, aliases,
+   * digest, messages they authored (any status), source refs they authored on remaining facts,
+   * entity links to them, and their opt-out row. Nothing of theirs stays readable afterwards.
+   */
+  purgeUser(input: {
+    readonly guildId: string;
+    readonly userId: string;
+    readonly dryRun: boolean;
+  }): Promise<PurgeReport>;
+
+  /** Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out of the guild. */
+  exportGuild(guildId: string): Promise<GuildSnapshot>;
+  /** Writes a snapshot (upsert by natural key); vectors are the caller's job. */
+  importGuild(snapshot: GuildSnapshot): Promise<ImportCounts>;
+
+  guildStats(guildId: string): Promise<GuildStats>;
+  /** Guilds with any fact or message. */
+  listGuildIds(): Promise<string[]>;
+}

@@ -1,0 +1,75 @@
+import type { EntityKind, Polarity } from '../model/enums.js';
+import type { Entity, Link, NodeRef, Relation } from '../model/graph.js';
+import type { FactValidity } from './fact-store.js';
+
+export interface LinksForNodesOptions {
+  readonly validity?: FactValidity;
+  /** At most this many links per node, newest facts first. */
+  readonly limitPerNode: number;
+}
+
+export interface RelationUpsert {
+  readonly guildId: string;
+  readonly src: NodeRef;
+  readonly dst: NodeRef;
+  readonly verb: string;
+  readonly polarity: Polarity;
+  readonly confidence: number;
+  readonly evidenceFactId: string;
+  readonly at: Date;
+}
+
+export interface EntityUpsert {
+  readonly guildId: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly kind: EntityKind;
+  /** Normalized aliases, merged into the existing set. */
+  readonly aliases: readonly string[];
+  readonly at: Date;
+}
+
+/**
+ * The fact graph: incidence links (fact ↔ user/entity nodes), typed relations between nodes, and
+ * entities with their aliases.
+ */
+export interface GraphStore {
+  /** Adds links; an existing (factId, nodeType, nodeId, kind) is left unchanged. */
+  addLinks(links: readonly Link[]): Promise<void>;
+  /** Links to these nodes whose fact passes `validity` (default active), newest facts first per node. */
+  linksForNodes(guildId: string, nodes: readonly NodeRef[], options: LinksForNodesOptions): Promise<Link[]>;
+  /** Every link of these facts. */
+  linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]>;
+  /**
+   * Inserts or merges an active relation (src, dst, verb). Merge: occurrences + 1, confidence = max,
+   * evidence appended (deduplicated, last 8 kept), weight = relationBaseWeight(occurrences, confidence),
+   * updatedAt = at. New: occurrences 1, validFrom = at. Returns the stored relation.
+   */
+  upsertRelation(input: RelationUpsert): Promise<Relation>;
+  /** Active relations touching any of the nodes (either direction), heaviest first, per node limit. */
+  relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]>;
+  /** Active relations whose destination is one of the nodes, optionally of one polarity, heaviest first. */
+  relationsTo(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    options: { readonly polarity?: Polarity; readonly limit: number },
+  ): Promise<Relation[]>;
+  /**
+   * Removes these fact ids from relation evidence. A relation left with evidence has its weight × 0.8;
+   * one left with none ends (validUntil = at). Returns relations changed.
+   */
+  dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number>;
+  /** Creates the entity or merges name-independent fields (aliases union, updatedAt). */
+  upsertEntity(input: EntityUpsert): Promise<Entity>;
+  getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]>;
+  /** Slugs whose alias set contains one of these normalized aliases. */
+  findEntitiesByAlias(
+    guildId: string,
+    aliases: readonly string[],
+  ): Promise<{ alias: string; slug: string }[]>;
+  bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void>;
+  /** Marks an entity as being this member (null unlinks). */
+  linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void>;
+  /** Entities linked to any of these users. */
+  entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]>;
+}

@@ -1,0 +1,45 @@
+export type { AliasStore } from './alias-store.js';
+export type {
+  ChatLLM,
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  ChatTask,
+  JsonSchema,
+  ResponseFormat,
+} from './chat-llm.js';
+export type { Clock, IdGen } from './clock.js';
+export type { ActiveMode, ChannelStats, ConversationStore, MessageTextHit } from './conversation-store.js';
+export type { Embedder } from './embedder.js';
+export type {
+  FactFilter,
+  FactOrder,
+  FactStore,
+  FactValidity,
+  ListFactsOptions,
+  TextHit,
+  UpdateFactOptions,
+} from './fact-store.js';
+export type { GovernanceStore, ImportCounts } from './governance-store.js';
+export type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from './graph-store.js';
+export type {
+  ClaimRequest,
+  ClaimResult,
+  DueKeysQuery,
+  EnqueueOutcome,
+  FailRequest,
+  FailResult,
+  IngestQueue,
+  QueueCounts,
+} from './ingest-queue.js';
+export type { LogEvent, Logger } from './logger.js';
+export {
+  defaultCapabilities,
+  type MemoryStore,
+  type StoreCapabilities,
+  type StoreFactory,
+  type StoreFactoryOptions,
+} from './memory-store.js';
+export type { Meter, MeterRecord, MeterSnapshot, PurposeTotals } from './meter.js';
+export type { Reranker } from './reranker.js';
+export type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from './vector-index.js';

@@ -1,0 +1,60 @@
+import type { AliasStore } from './alias-store.js';
+import type { ConversationStore } from './conversation-store.js';
+import type { FactStore } from './fact-store.js';
+import type { GovernanceStore } from './governance-store.js';
+import type { GraphStore } from './graph-store.js';
+import type { IngestQueue } from './ingest-queue.js';
+import type { VectorIndex } from './vector-index.js';
+
+/** What a store can do; pipelines and the conformance suite branch on these, never on names. */
+export interface StoreCapabilities {
+  /** `atomic`: a failing transaction leaves nothing. `ordered`: writes are ordered so a retry converges. */
+  readonly transactions: 'atomic' | 'ordered';
+  /** Vector search runs inside the database (sqlite-vec, Atlas) rather than in-process. */
+  readonly nativeVectorSearch: boolean;
+  /** Several OS processes may share the store safely. */
+  readonly multiProcess: boolean;
+  /** Purged content is physically removed from storage files (not just unlinked). */
+  readonly physicalPurge: boolean;
+  /** Data survives a restart (a new store object on the same location sees it). */
+  readonly durable: boolean;
+}
+
+export const defaultCapabilities: StoreCapabilities = {
+  transactions: 'ordered',
+  nativeVectorSearch: false,
+  multiProcess: false,
+  physicalPurge: false,
+  durable: false,
+};
+
+/**
+ * A storage backend: one object per process exposing role ports that share a connection.
+ * `transaction(fn)` runs fn so that every port call made inside it (in its async context) commits
+ * or rolls back together where `capabilities.transactions` is `atomic`; nested calls join the
+ * outer scope.
+ */
+export interface MemoryStore {
+  readonly name: string;
+  readonly capabilities: StoreCapabilities;
+  readonly facts: FactStore;
+  readonly aliases: AliasStore;
+  readonly graph: GraphStore;
+  readonly governance: GovernanceStore;
+  readonly queue: IngestQueue;
+  readonly vectors: VectorIndex;
+  readonly conversation: ConversationStore;
+  /** Creates schema and indexes; safe to call more than once. */
+  setup(): Promise<void>;
+  /** Cheap liveness check; throws when the backend is unreachable. */
+  ping(): Promise<void>;
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Builds a store from a storage URL; stores register one per URL scheme. */
+export type StoreFactory = (url: URL, options: StoreFactoryOptions) => MemoryStore | Promise<MemoryStore>;
+
+export interface StoreFactoryOptions {
+  readonly logger?: import('./logger.js').Logger;
+}

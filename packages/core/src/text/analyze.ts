@@ -1,0 +1,44 @@
+import { porterStem } from './porter-stemmer.js';
+import { STOPWORDS } from './stopwords.js';
+
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+const APOSTROPHE = /['’]/g;
+const WHITESPACE = /\s+/g;
+
+/** Lowercase, Unicode-normalised, whitespace-collapsed text: the exact-duplicate key of a fact. */
+export function normalizeText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(WHITESPACE, ' ').trim();
+}
+
+/** Word tokens: lowercase, accents folded, apostrophes removed ("don't" → "dont"). */
+export function tokenize(text: string): string[] {
+  const folded = text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+  const out: string[] = [];
+  for (const match of folded.matchAll(WORD)) out.push(match[0].replace(APOSTROPHE, ''));
+  return out;
+}
+
+/**
+ * Terms a keyword index stores and queries with: tokens minus stop words, Porter-stemmed.
+ * Every store indexes these terms so keyword ranking is identical across backends.
+ */
+export function indexTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const token of tokenize(text)) {
+    if (STOPWORDS.has(token)) continue;
+    out.push(porterStem(token));
+  }
+  return out;
+}
+
+/** Distinct query terms, in first-seen order, capped to keep queries cheap. */
+export function queryTerms(text: string, max = 32): string[] {
+  const seen = new Set<string>();
+  for (const term of indexTerms(text)) {
+    if (term.length === 0) continue;
+    seen.add(term);
+    if (seen.size >= max) break;
+  }
+  return [...seen];
+}

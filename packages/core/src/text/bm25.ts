@@ -1,0 +1,72 @@
+export interface Bm25Doc {
+  readonly id: string;
+  readonly terms: readonly string[];
+}
+
+export interface Bm25Options {
+  readonly k1?: number;
+  readonly b?: number;
+}
+
+/**
+ * Corpus statistics for BM25: document count, average length and per-term document frequency.
+ * Built once per query over the corpus the index covers.
+ */
+export class Bm25Corpus {
+  readonly #df = new Map<string, number>();
+  #docs = 0;
+  #totalLength = 0;
+
+  add(terms: readonly string[]): void {
+    this.#docs++;
+    this.#totalLength += terms.length;
+    for (const term of new Set(terms)) this.#df.set(term, (this.#df.get(term) ?? 0) + 1);
+  }
+
+  get size(): number {
+    return this.#docs;
+  }
+
+  /**
+   * BM25 as SQLite FTS5 computes it: idf = ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6;
+   * returns 0 when the document has none of the query terms.
+   */
+  score(doc: readonly string[], query: readonly string[], options: Bm25Options = {}): number {
+    const k1 = options.k1 ?? 1.2;
+    const b = options.b ?? 0.75;
+    if (this.#docs === 0 || doc.length === 0) return 0;
+    const avgdl = this.#totalLength / this.#docs;
+    const counts = new Map<string, number>();
+    for (const t of doc) counts.set(t, (counts.get(t) ?? 0) + 1);
+    let score = 0;
+    for (const q of query) {
+      const f = counts.get(q);
+      if (!f) continue;
+      const n = this.#df.get(q) ?? 0;
+      let idf = Math.log((this.#docs - n + 0.5) / (n + 0.5));
+      if (idf <= 0) idf = 1e-6;
+      score += (idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * doc.length) / avgdl));
+    }
+    return score;
+  }
+}
+
+/** Ranks documents containing any query term by BM25, best first. */
+export function rankBm25(
+  corpus: Iterable<Bm25Doc>,
+  candidates: Iterable<Bm25Doc>,
+  query: readonly string[],
+  limit: number,
+): { id: string; score: number }[] {
+  const stats = new Bm25Corpus();
+  for (const doc of corpus) stats.add(doc.terms);
+  const wanted = new Set(query);
+  const hits: { id: string; score: number }[] = [];
+  for (const doc of candidates) {
+    if (!doc.terms.some((t) => wanted.has(t))) continue;
+    const score = stats.score(doc.terms, query);
+    if (score > 0) hits.push({ id: doc.id, score });
+  }
+  hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return hits.slice(0, limit);
+}

@@ -1,0 +1,142 @@
+import { indexTerms } from '@permafrost/core';
+import { describe, expect, it } from 'vitest';
+import { at, type ConformanceOptions, G1, G2, makeMessage, withStore } from '../fixtures.js';
+
+export function conversationSuite(o: ConformanceOptions): void {
+  describe('conversation', () => {
+    it('reads channel history oldest first with paging before a message', () =>
+      withStore(o, async (s) => {
+        const msgs = Array.from({ length: 6 }, () => makeMessage({ channelId: 'c9' }));
+        await s.queue.enqueueMany([...msgs, makeMessage({ channelId: 'other' })], 100);
+        const last3 = await s.conversation.channelHistory(G1, 'c9', { limit: 3 });
+        expect(last3.map((m) => m.messageId)).toEqual(msgs.slice(3).map((m) => m.messageId));
+        const before = await s.conversation.channelHistory(G1, 'c9', {
+          limit: 2,
+          beforeMessageId: msgs[3]?.messageId as string,
+        });
+        expect(before.map((m) => m.messageId)).toEqual(msgs.slice(1, 3).map((m) => m.messageId));
+        expect(await s.conversation.channelHistory(G2, 'c9', { limit: 10 })).toEqual([]);
+      }));
+
+    it('reads an author’s history and channel statistics', () =>
+      withStore(o, async (s) => {
+        await s.queue.enqueueMany(
+          [
+            makeMessage({ authorId: 'u1', channelId: 'c1' }),
+            makeMessage({ authorId: 'u2', channelId: 'c1' }),
+            makeMessage({ authorId: 'u1', channelId: 'c2' }),
+            makeMessage({
+              authorId: 'bot',
+              channelId: 'c1',
+              kind: 'reply',
+              status: 'processed',
+              authorIsBot: true,
+            }),
+          ],
+          100,
+        );
+        expect((await s.conversation.authorHistory(G1, 'u1', 10)).map((m) => m.channelId)).toEqual([
+          'c1',
+          'c2',
+        ]);
+        expect((await s.conversation.authorHistory(G1, 'u1', 1)).map((m) => m.channelId)).toEqual(['c2']);
+        const stats = await s.conversation.channelStats(G1, 'c1');
+        expect(stats).toMatchObject({ count: 3, botMessages: 1, uniqueAuthors: 3 });
+        expect(stats.firstAt?.getTime()).toBeLessThan(stats.lastAt?.getTime() ?? 0);
+        expect(await s.conversation.channelStats(G1, 'none')).toEqual({
+          count: 0,
+          firstAt: null,
+          lastAt: null,
+          botMessages: 0,
+          uniqueAuthors: 0,
+        });
+      }));
+
+    it('searches raw message text by keyword, per guild', () =>
+      withStore(o, async (s) => {
+        await s.queue.enqueueMany(
+          [
+            makeMessage({ content: 'we went to the concert downtown last friday' }),
+            makeMessage({ content: 'concert tickets were expensive but the concert was great' }),
+            makeMessage({ content: 'nothing to see here' }),
+            makeMessage({ content: 'a3f9c2', rawStored: false, status: 'processed' }),
+            makeMessage({ guildId: G2, content: 'another concert elsewhere' }),
+          ],
+          100,
+        );
+        const hits = await s.conversation.searchText(G1, indexTerms('remember that concert?'), 10);
+        expect(hits).toHaveLength(2);
+        expect(hits[0]?.message.content).toContain('tickets');
+        expect(await s.conversation.searchText(G1, indexTerms('a3f9c2'), 10)).toEqual([]);
+      }));
+
+    it('prunes by age and per-channel cap, never pending rows', () =>
+      withStore(o, async (s) => {
+        const old = makeMessage({ status: 'processed', createdAt: at(1) });
+        const oldPending = makeMessage({ createdAt: at(2) });
+        const recent = Array.from({ length: 4 }, (_, i) =>
+          makeMessage({ status: 'processed', createdAt: at(1000 + i) }),
+        );
+        await s.queue.enqueueMany([old, oldPending, ...recent], 100);
+        const removed = await s.conversation.prune(G1, { olderThan: at(500), maxPerChannel: 3 });
+        const left = await s.conversation.channelHistory(G1, 'c1', { limit: 100 });
+        expect(left.map((m) => m.messageId)).toEqual([
+          oldPending.messageId,
+          ...recent.slice(2).map((m) => m.messageId),
+        ]);
+        expect(removed).toBe(3);
+      }));
+
+    it('trims a channel to its newest rows', () =>
+      withStore(o, async (s) => {
+        const rows = Array.from({ length: 5 }, () =>
+          makeMessage({ guildId: 'session:abc', channelId: 'abc', kind: 'session', status: 'processed' }),
+        );
+        await s.queue.enqueueMany(rows, 100);
+        expect(await s.conversation.trimChannel('session:abc', 'abc', 2)).toBe(3);
+        expect(
+          (await s.conversation.channelHistory('session:abc', 'abc', { limit: 50 })).map((m) => m.messageId),
+        ).toEqual(rows.slice(3).map((m) => m.messageId));
+        expect(await s.conversation.trimChannel('session:abc', 'abc', 0)).toBe(2);
+      }));
+
+    it('lets one instance claim a message; expired claims can be retaken', () =>
+      withStore(o, async (s) => {
+        const claim = (owner: string, sec: number) =>
+          s.conversation.tryClaim({ channelId: 'c1', messageId: 'm1', owner, now: at(sec), ttlMs: 30_000 });
+        expect(await claim('a', 0)).toBe(true);
+        expect(await claim('b', 1)).toBe(false);
+        expect(await claim('a', 2)).toBe(true);
+        expect(await claim('b', 31)).toBe(false);
+        expect(await claim('b', 33)).toBe(true);
+        expect(await s.conversation.releaseClaim({ channelId: 'c1', messageId: 'm1', owner: 'a' })).toBe(
+          false,
+        );
+        expect(await s.conversation.releaseClaim({ channelId: 'c1', messageId: 'm1', owner: 'b' })).toBe(
+          true,
+        );
+        expect(await claim('a', 34)).toBe(true);
+      }));
+
+    it('persists, touches, lists and removes active modes', () =>
+      withStore(o, async (s) => {
+        const k = { instanceId: 'i1', guildId: G1, channelId: 'c1' };
+        await s.conversation.upsertMode({ ...k, mode: 'deep', startedAt: at(0), lastActiveAt: at(0) });
+        await s.conversation.upsertMode({
+          instanceId: 'i2',
+          guildId: G1,
+          channelId: 'c2',
+          mode: 'normal',
+          startedAt: at(0),
+          lastActiveAt: at(0),
+        });
+        expect(await s.conversation.touchMode(k, at(600))).toBe(true);
+        const active = await s.conversation.listModes({ activeSince: at(300) });
+        expect(active.map((m) => [m.instanceId, m.mode])).toEqual([['i1', 'deep']]);
+        expect((await s.conversation.listModes({ activeSince: at(0), instanceId: 'i2' })).length).toBe(1);
+        expect(await s.conversation.removeMode(k)).toBe(true);
+        expect(await s.conversation.removeMode(k)).toBe(false);
+        expect(await s.conversation.touchMode(k, at(700))).toBe(false);
+      }));
+  });
+}
