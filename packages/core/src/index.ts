@@ -24,5 +24,11 @@ export {
 export * from './model/index.js';
 export * from './ports/index.js';
 export { ScopeGate } from './runtime/async-scope.js';
+export {
+  getStoreFactory,
+  importOptional,
+  registerStoreFactory,
+  resolveStoreFactory,
+} from './runtime/store-registry.js';
 export { Bm25Corpus, type Bm25Doc, rankBm25 } from './text/bm25.js';
 export * from './text/index.js';

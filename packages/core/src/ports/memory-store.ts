@@ -4,6 +4,7 @@ import type { FactStore } from './fact-store.js';
 import type { GovernanceStore } from './governance-store.js';
 import type { GraphStore } from './graph-store.js';
 import type { IngestQueue } from './ingest-queue.js';
+import type { Logger } from './logger.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** What a store can do; pipelines and the conformance suite branch on these, never on names. */
@@ -52,9 +53,9 @@ export interface MemoryStore {
   close(): Promise<void>;
 }
 
-/** Builds a store from a storage URL; stores register one per URL scheme. */
-export type StoreFactory = (url: URL, options: StoreFactoryOptions) => MemoryStore | Promise<MemoryStore>;
+/** Builds a store from a storage URL (the raw string); stores register one per URL scheme. */
+export type StoreFactory = (url: string, options: StoreFactoryOptions) => MemoryStore | Promise<MemoryStore>;
 
 export interface StoreFactoryOptions {
-  readonly logger?: import('./logger.js').Logger;
+  readonly logger?: Logger;
 }
