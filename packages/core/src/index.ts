@@ -14,6 +14,7 @@ export {
 } from './embedding/hashing-embedder.js';
 export { centroid, cosine, dot } from './embedding/vector-math.js';
 export * from './errors/index.js';
+export * from './extraction/index.js';
 export {
   effectiveRelationWeight,
   MAX_EVIDENCE,

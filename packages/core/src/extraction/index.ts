@@ -1,0 +1,28 @@
+export {
+  type ExistingFactLine,
+  type ExtractionInput,
+  type ExtractionMessage,
+  type ExtractionOutput,
+  extractionOutputSchema,
+  type ProposedEntity,
+  type ProposedFact,
+  type ProposedRelation,
+  proposedEntitySchema,
+  proposedFactSchema,
+  proposedRelationSchema,
+  type RosterEntry,
+  SERVER_TOKEN,
+} from './extraction-contract.js';
+export {
+  type ClassifyCommandInput,
+  type CommandClassification,
+  commandOutputSchema,
+  type ReconcileCollision,
+  type ReconcileDecision,
+  type ReconcileInput,
+  ReconcileKind,
+  type ReconcileOutput,
+  reconcileDecisionSchema,
+  reconcileOutputSchema,
+  type SummarizeInput,
+} from './task-contracts.js';
