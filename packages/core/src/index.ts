@@ -22,6 +22,7 @@ export {
   polarityOf,
   relationBaseWeight,
 } from './graph/weights.js';
+export * from './identity/index.js';
 export * from './model/index.js';
 export * from './ports/index.js';
 export { ScopeGate } from './runtime/async-scope.js';

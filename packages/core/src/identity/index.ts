@@ -1,0 +1,1 @@
+export { aliasRank, aliasWeight, isValidAlias, looksLikeSnowflake, normalizeAlias } from './aliases.js';
