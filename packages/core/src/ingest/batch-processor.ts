@@ -1,0 +1,113 @@
+import { extractionOutputSchema, type ExtractionOutput } from '../extraction/extraction-contract.js';
+import { AliasSource, BudgetStep, MeterPurpose } from '../model/enums.js';
+import type { StoredMessage } from '../model/message.js';
+import type { BatchCompleted } from '../runtime/events.js';
+import { mineFactAlias, mineSelfAliases } from './alias-mining.js';
+import { buildBatchContext, type BatchContext } from './batch-context.js';
+import { commitActions } from './commit.js';
+import type { IngestDeps } from './deps.js';
+import { refreshDigest } from './digests.js';
+import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js';
+import { renderExtractionPrompt } from './extraction-prompt.js';
+import { noiseGate } from './noise-gate.js';
+import { reconcile } from './reconcile.js';
+import { callStructured } from './structured-call.js';
+import { vetOperations } from './vetting.js';
+
+export type BatchReport = BatchCompleted;
+
+function report(guildId: string, subjectKey: string, messages: number, patch: Partial<BatchReport>): BatchReport {
+  return { guildId, subjectKey, messages, adds: 0, reinforces: 0, supersessions: 0, invalidations: 0, rejected: 0, llmCalls: 0, skipped: null, ...patch };
+}
+
+/** Binds names members state for themselves ("my name is Sam") to the author. */
+async function mineMessageAliases(deps: IngestDeps, messages: readonly StoredMessage[]): Promise<void> {
+  for (const m of messages) {
+    if (m.authorIsBot || deps.isBot(m.authorId)) continue;
+    for (const mined of mineSelfAliases(m.content)) {
+      await deps.store.aliases.upsert({ guildId: m.guildId, alias: mined.alias, userId: m.authorId, source: mined.source, weight: mined.weight, updatedAt: deps.clock.now() });
+    }
+  }
+}
+
+/**
+ * Extracts one batch end to end: aliases, noise gate, budget, roster, one extraction call,
+ * vetting, reconcile and a single commit. Throws on model or store failure so the caller can
+ * retry the batch; returns a report (with `skipped`) when there was nothing to do.
+ */
+export async function extractBatch(
+  deps: IngestDeps,
+  guildId: string,
+  subjectKey: string,
+  messages: readonly StoredMessage[],
+  scope: 'member' | 'community',
+): Promise<BatchReport> {
+  const n = messages.length;
+  if (n === 0) return report(guildId, subjectKey, 0, { skipped: 'empty' });
+  if (scope === 'member') await mineMessageAliases(deps, messages);
+  const llm = deps.llm;
+  if (!llm) return report(guildId, subjectKey, n, { skipped: 'no_llm' });
+  if (deps.config.extraction.noiseGate) {
+    const verdict = noiseGate(messages.map((m) => m.content));
+    if (!verdict.extract) return report(guildId, subjectKey, n, { skipped: 'noise' });
+  }
+  const budget = await deps.budgets.check(guildId);
+  if (budget.step === BudgetStep.SKIP_EXTRACTION) return report(guildId, subjectKey, n, { skipped: 'budget' });
+
+  const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? subjectKey : null);
+  const result = await callStructured<ExtractionOutput>({
+    llm,
+    schema: extractionOutputSchema,
+    jsonSchema: EXTRACTION_JSON_SCHEMA,
+    mode: deps.structuredMode,
+    name: 'extraction_output',
+    messages: renderExtractionPrompt(ctx.input),
+    purpose: MeterPurpose.EXTRACTION,
+    maxTokens: deps.config.extraction.maxTokens,
+    guildId,
+    task: { kind: 'extraction', input: ctx.input },
+    onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
+  });
+  let llmCalls = result.calls;
+  if (result.value.operations.length === 0) return report(guildId, subjectKey, n, { llmCalls, skipped: 'empty_output' });
+
+  const vetted = vetOperations(result.value, ctx, deps.config.extraction);
+  const rejected = Object.values(vetted.rejected).reduce((a, b) => a + b, 0);
+  if (rejected > 0) deps.logger?.({ level: 'debug', event: 'extraction.rejected', data: { guildId, ...vetted.rejected } });
+  if (vetted.candidates.length === 0) return report(guildId, subjectKey, n, { llmCalls, rejected, skipped: 'gated' });
+
+  const nameOf = (subjectId: string | null) => (subjectId === null ? 'the server' : (ctx.roster.nameOfUser(subjectId) ?? 'a member'));
+  const plan = await reconcile(deps, guildId, vetted.candidates, { allowModel: budget.step === BudgetStep.NONE, subjectName: nameOf });
+  llmCalls += plan.llmCalls;
+  const outcome = await commitActions(deps, guildId, plan.actions);
+  await mineFactAliases(deps, guildId, ctx, outcome.added);
+  llmCalls += await refreshDigests(deps, guildId, outcome.added.map((f) => f.subjectId), nameOf);
+  return report(guildId, subjectKey, n, {
+    adds: outcome.added.length - outcome.superseded.length - outcome.invalidated.length,
+    reinforces: outcome.reinforced.length,
+    supersessions: outcome.superseded.length,
+    invalidations: outcome.invalidated.length,
+    rejected: rejected + plan.droppedParaphrases,
+    llmCalls,
+  });
+}
+
+async function mineFactAliases(deps: IngestDeps, guildId: string, ctx: BatchContext, added: readonly { readonly subjectId: string | null; readonly text: string; readonly attribution: { readonly speakerId: string | null } }[]): Promise<void> {
+  for (const fact of added) {
+    if (fact.subjectId === null || (fact.attribution.speakerId !== null && fact.attribution.speakerId !== fact.subjectId)) continue;
+    const mined = mineFactAlias(fact.text, ctx.roster.nameOfUser(fact.subjectId) ?? '');
+    if (mined) await deps.store.aliases.upsert({ guildId, alias: mined.alias, userId: fact.subjectId, source: AliasSource.REAL_NAME, weight: mined.weight, updatedAt: deps.clock.now() });
+  }
+}
+
+async function refreshDigests(deps: IngestDeps, guildId: string, subjects: readonly (string | null)[], nameOf: (s: string | null) => string): Promise<number> {
+  let calls = 0;
+  for (const subjectId of new Set(subjects)) {
+    try {
+      if ((await refreshDigest(deps, guildId, subjectId, nameOf(subjectId))) !== 'skipped') calls++;
+    } catch (error) {
+      deps.logger?.({ level: 'warn', event: 'digest.failed', data: { guildId }, error });
+    }
+  }
+  return calls;
+}

@@ -1,0 +1,90 @@
+import { ErrorCode, MemoryError } from '../errors/index.js';
+import { FactHistoryKind } from '../model/enums.js';
+import type { Fact } from '../model/fact.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import type { Candidate } from './candidate.js';
+import type { IngestDeps } from './deps.js';
+import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
+import { writeFactGraph } from './graph-writes.js';
+import type { Action } from './reconcile.js';
+
+export interface CommitOutcome {
+  readonly added: Fact[];
+  readonly reinforced: Fact[];
+  readonly superseded: { readonly old: Fact; readonly replacement: Fact; readonly reason: string }[];
+  readonly invalidated: { readonly old: Fact; readonly replacement: Fact; readonly reason: string }[];
+}
+
+/** Inserts a new fact with its vector, graph and history (caller provides the transaction). */
+export async function insertFact(store: MemoryStore, fact: Fact, candidate: Candidate, vector: Float32Array, at: Date, detail: string): Promise<Fact> {
+  await store.facts.insert([fact]);
+  const slugs = await writeFactGraph(store, fact, candidate, at);
+  let stored = fact;
+  if (slugs.length > 0) stored = (await store.facts.update(fact.guildId, fact.id, { entitySlugs: slugs }, { at })) ?? fact;
+  await store.vectors.upsert([{ kind: 'fact', id: fact.id, guildId: fact.guildId, subjectId: fact.subjectId, active: true, vector }]);
+  await store.facts.appendHistory([historyEntry(stored, FactHistoryKind.CREATED, at, detail, { actorId: candidate.actorId })]);
+  return stored;
+}
+
+/** Reinforces a fact with optimistic concurrency (re-reads and retries on a version race). */
+export async function reinforceFact(deps: Pick<IngestDeps, 'store' | 'config'>, target: Fact, candidate: Candidate, at: Date): Promise<Fact> {
+  let current = target;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const next = await deps.store.facts.update(current.guildId, current.id, reinforcementPatch(current, candidate, at, deps.config.lifecycle), { at, expectedVersion: current.version });
+    if (next) {
+      await deps.store.facts.appendHistory([historyEntry(next, FactHistoryKind.REINFORCED, at, `occurrences=${next.occurrences}`)]);
+      return next;
+    }
+    const [fresh] = await deps.store.facts.get(current.guildId, [current.id]);
+    if (!fresh) break;
+    current = fresh;
+  }
+  throw new MemoryError(ErrorCode.CONFLICT, 'could not reinforce a fact after repeated concurrent updates');
+}
+
+/** Ends a fact: validUntil (and supersededBy when replaced), vector inactive, relation evidence dropped. */
+export async function retireFact(store: MemoryStore, old: Fact, at: Date, kind: FactHistoryKind, detail: string, replacementId: string | null, actorId: string | null = null): Promise<Fact | null> {
+  const retired = await store.facts.update(old.guildId, old.id, { validUntil: at, ...(replacementId ? { supersededById: replacementId } : {}) }, { at });
+  if (!retired) return null;
+  await store.vectors.setActive(old.guildId, 'fact', [old.id], false);
+  await store.graph.dropEvidence(old.guildId, [old.id], at);
+  await store.facts.appendHistory([historyEntry(retired, kind, at, detail, { actorId })]);
+  return retired;
+}
+
+/** Applies a reconcile plan in one store transaction; events are emitted after it commits. */
+export async function commitActions(deps: IngestDeps, guildId: string, actions: readonly Action[]): Promise<CommitOutcome> {
+  const at = deps.clock.now();
+  const outcome: CommitOutcome = { added: [], reinforced: [], superseded: [], invalidated: [] };
+  await deps.store.transaction(async () => {
+    for (const action of actions) {
+      switch (action.kind) {
+        case 'add': {
+          const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);
+          outcome.added.push(await insertFact(deps.store, fact, action.candidate, action.vector, at, `extracted confidence=${action.candidate.confidence.toFixed(2)}`));
+          break;
+        }
+        case 'reinforce':
+          outcome.reinforced.push(await reinforceFact(deps, action.target, action.candidate, at));
+          break;
+        case 'supersede':
+        case 'invalidate': {
+          const base = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle, action.kind === 'supersede' ? (action.mergedText ?? undefined) : undefined);
+          const fact = { ...base, supersedesId: action.target.id };
+          const replacement = await insertFact(deps.store, fact, action.candidate, action.vector, at, `replaces ${action.target.id}`);
+          const kind = action.kind === 'supersede' ? FactHistoryKind.SUPERSEDED : FactHistoryKind.INVALIDATED;
+          const old = await retireFact(deps.store, action.target, at, kind, `${action.reason} by ${replacement.id}`, replacement.id);
+          if (old) (action.kind === 'supersede' ? outcome.superseded : outcome.invalidated).push({ old, replacement, reason: action.reason });
+          outcome.added.push(replacement);
+          break;
+        }
+      }
+    }
+  });
+  for (const fact of outcome.added) deps.events.emit('FactCommitted', { guildId, fact, reinforcement: false });
+  for (const fact of outcome.reinforced) deps.events.emit('FactCommitted', { guildId, fact, reinforcement: true });
+  for (const s of [...outcome.superseded, ...outcome.invalidated]) {
+    deps.events.emit('FactSuperseded', { guildId, oldFactId: s.old.id, newFactId: s.replacement.id, reason: s.reason });
+  }
+  return outcome;
+}

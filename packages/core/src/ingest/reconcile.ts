@@ -1,0 +1,188 @@
+import type { MemoryConfig } from '../config/schema.js';
+import { dot } from '../embedding/vector-math.js';
+import { ReconcileKind, reconcileOutputSchema, type ReconcileCollision, type ReconcileDecision } from '../extraction/task-contracts.js';
+import { MeterPurpose } from '../model/enums.js';
+import type { Fact } from '../model/fact.js';
+import type { ChatLLM } from '../ports/chat-llm.js';
+import type { Candidate } from './candidate.js';
+import { contradicts, STATE_CHANGE } from './contradiction.js';
+import type { IngestDeps } from './deps.js';
+import { RECONCILE_JSON_SCHEMA, renderReconcilePrompt } from './reconcile-prompt.js';
+import { callStructured } from './structured-call.js';
+
+export const MAX_NEIGHBOURS = 6;
+
+/** What to do with one candidate. */
+export type Action =
+  | { readonly kind: 'add'; readonly candidate: Candidate; readonly vector: Float32Array }
+  | { readonly kind: 'reinforce'; readonly candidate: Candidate; readonly target: Fact }
+  | { readonly kind: 'supersede'; readonly candidate: Candidate; readonly vector: Float32Array; readonly target: Fact; readonly mergedText: string | null; readonly reason: string }
+  | { readonly kind: 'invalidate'; readonly candidate: Candidate; readonly vector: Float32Array; readonly target: Fact; readonly reason: string };
+
+export interface ReconcileResult {
+  readonly actions: Action[];
+  readonly droppedParaphrases: number;
+  readonly llmCalls: number;
+}
+
+interface Pending {
+  readonly candidate: Candidate;
+  readonly vector: Float32Array;
+  readonly neighbours: readonly { readonly fact: Fact; readonly score: number }[];
+}
+
+/**
+ * Plans reconciliation of a batch's candidates against memory (SPEC §4 step 8): paraphrases
+ * within the batch are dropped, exact duplicates and near-identical neighbours reinforce, a
+ * deterministic rule retires contradicted facts, and the remaining collisions go to ONE batched
+ * model call. With no usable decision the nearest neighbour is reinforced — never a blind duplicate.
+ */
+export async function reconcile(
+  deps: IngestDeps,
+  guildId: string,
+  candidates: readonly Candidate[],
+  options: { readonly allowModel: boolean; readonly subjectName: (subjectId: string | null) => string },
+): Promise<ReconcileResult> {
+  const cfg = deps.config.extraction;
+  if (candidates.length === 0) return { actions: [], droppedParaphrases: 0, llmCalls: 0 };
+  const vectors = await deps.embedder.embed(candidates.map((c) => c.text));
+  const actions: Action[] = [];
+  const kept: { candidate: Candidate; vector: Float32Array }[] = [];
+  const collisions: Pending[] = [];
+  let dropped = 0;
+  for (const [i, candidate] of candidates.entries()) {
+    const vector = vectors[i] as Float32Array;
+    if (kept.some((k) => k.candidate.subjectId === candidate.subjectId && dot(k.vector, vector) >= cfg.nearDuplicateThreshold)) {
+      dropped++;
+      continue;
+    }
+    kept.push({ candidate, vector });
+    const duplicate = await deps.store.facts.findByNormalizedText(guildId, candidate.subjectId, candidate.normalizedText);
+    if (duplicate) {
+      actions.push({ kind: 'reinforce', candidate, target: duplicate });
+      continue;
+    }
+    const neighbours = await collidingNeighbours(deps, guildId, candidate, vector, cfg);
+    const top = neighbours[0];
+    if (!top) {
+      actions.push({ kind: 'add', candidate, vector });
+      continue;
+    }
+    if (top.score >= cfg.nearDuplicateThreshold) {
+      actions.push({ kind: 'reinforce', candidate, target: top.fact });
+      continue;
+    }
+    const contradicted = neighbours.find((n) => contradicts(candidate.text, n.fact.text, options.subjectName(candidate.subjectId)));
+    if (contradicted) {
+      actions.push({ kind: 'invalidate', candidate, vector, target: contradicted.fact, reason: 'contradiction_rule' });
+      continue;
+    }
+    collisions.push({ candidate, vector, neighbours });
+  }
+  if (collisions.length === 0) return { actions, droppedParaphrases: dropped, llmCalls: 0 };
+
+  const model = options.allowModel ? deps.smallLlm : null;
+  const decided = model ? await decide(deps, model, guildId, collisions, options.subjectName) : null;
+  for (const [i, pending] of collisions.entries()) {
+    actions.push(toAction(pending, decided?.byCandidate.get(i), decided?.targets ?? new Map()));
+  }
+  return { actions, droppedParaphrases: dropped, llmCalls: decided?.calls ?? 0 };
+}
+
+async function collidingNeighbours(
+  deps: IngestDeps,
+  guildId: string,
+  candidate: Candidate,
+  vector: Float32Array,
+  cfg: MemoryConfig['extraction'],
+): Promise<{ fact: Fact; score: number }[]> {
+  const hits = await deps.store.vectors.search({
+    kind: 'fact',
+    guildId,
+    vector,
+    limit: MAX_NEIGHBOURS,
+    ...(candidate.subjectId === null ? { serverOnly: true } : { subjectIds: [candidate.subjectId] }),
+  });
+  const relevant = hits.filter((h) => h.score >= cfg.collisionFloor);
+  if (relevant.length === 0) return [];
+  const facts = new Map((await deps.store.facts.get(guildId, relevant.map((h) => h.id))).map((f) => [f.id, f]));
+  const changing = STATE_CHANGE.test(candidate.text);
+  return relevant
+    .map((h) => ({ fact: facts.get(h.id), score: h.score }))
+    .filter((n): n is { fact: Fact; score: number } => n.fact !== undefined && n.fact.supersededById === null && n.fact.validUntil === null)
+    .filter((n) => n.score >= cfg.collisionThreshold || changing || STATE_CHANGE.test(n.fact.text) || n.fact.category === candidate.category);
+}
+
+interface Decisions {
+  readonly byCandidate: Map<number, ReconcileDecision>;
+  readonly targets: Map<string, Fact>;
+  readonly calls: number;
+}
+
+async function decide(
+  deps: IngestDeps,
+  model: ChatLLM,
+  guildId: string,
+  collisions: readonly Pending[],
+  subjectName: (subjectId: string | null) => string,
+): Promise<Decisions | null> {
+  const targets = new Map<string, Fact>();
+  let next = 0;
+  const input: ReconcileCollision[] = collisions.map((p, i) => ({
+    candidateIndex: i,
+    subjectName: subjectName(p.candidate.subjectId),
+    text: p.candidate.text,
+    category: p.candidate.category,
+    existing: p.neighbours.map((n) => {
+      const id = String(next++);
+      targets.set(id, n.fact);
+      return { id, text: n.fact.text, category: n.fact.category };
+    }),
+  }));
+  try {
+    const result = await callStructured({
+      llm: model,
+      schema: reconcileOutputSchema,
+      jsonSchema: RECONCILE_JSON_SCHEMA,
+      mode: deps.structuredMode,
+      name: 'reconcile_output',
+      messages: renderReconcilePrompt({ collisions: input }),
+      purpose: MeterPurpose.RECONCILE,
+      maxTokens: Math.min(4000, 500 + 250 * collisions.length),
+      guildId,
+      task: { kind: 'reconcile', input: { collisions: input } },
+      onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
+    });
+    const byCandidate = new Map<number, ReconcileDecision>();
+    for (const d of result.value.decisions) {
+      if (d.candidateIndex < 0 || d.candidateIndex >= collisions.length || byCandidate.has(d.candidateIndex)) continue;
+      byCandidate.set(d.candidateIndex, d);
+    }
+    return { byCandidate, targets, calls: result.calls };
+  } catch (error) {
+    deps.logger?.({ level: 'warn', event: 'reconcile.failed', data: { guildId }, error });
+    return null;
+  }
+}
+
+function toAction(pending: Pending, decision: ReconcileDecision | undefined, targets: ReadonlyMap<string, Fact>): Action {
+  const { candidate, vector } = pending;
+  const nearest = pending.neighbours[0]?.fact as Fact;
+  const target = decision?.targetId ? targets.get(decision.targetId) : undefined;
+  const own = target && pending.neighbours.some((n) => n.fact.id === target.id) ? target : undefined;
+  switch (decision?.kind) {
+    case ReconcileKind.ADD:
+      return { kind: 'add', candidate, vector };
+    case ReconcileKind.UPDATE:
+      if (own) return { kind: 'supersede', candidate, vector, target: own, mergedText: decision.text, reason: 'model_update' };
+      break;
+    case ReconcileKind.INVALIDATE:
+      if (own) return { kind: 'invalidate', candidate, vector, target: own, reason: 'model_invalidate' };
+      break;
+    case ReconcileKind.NOOP:
+      return { kind: 'reinforce', candidate, target: own ?? nearest };
+    default:
+      break;
+  }
+  return { kind: 'reinforce', candidate, target: nearest };
+}
