@@ -3,14 +3,20 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EmulatorCore } from './core.js';
 import { EventPublisher } from './event-publisher.js';
-import { type DispatchOptions, Gateway, type GatewayFrameRecord, type GatewaySession } from './gateway.js';
-import { GatewayCloseCode } from './gateway-protocol.js';
+import {
+  type DispatchOptions,
+  Gateway,
+  type GatewayFrameRecord,
+  type GatewaySessionInfo,
+} from './gateway.js';
+import { GatewayCloseCode, PRIVILEGED_INTENTS } from './gateway-protocol.js';
 import { createHttpServer } from './http-server.js';
 import type { ButtonClick, CommandInvocation } from './interaction-payloads.js';
 import { type InteractionHandle, InteractionRegistry } from './interactions.js';
 import { MessageFactory, type UserMessageInput } from './messages.js';
 import { ChangeNotifier } from './notifier.js';
 import { registerChannelRoutes } from './rest-channels.js';
+import { registerCommandRoutes } from './rest-commands.js';
 import { registerInteractionRoutes } from './rest-interactions.js';
 import { registerMetaRoutes } from './rest-meta.js';
 import { Router } from './router.js';
@@ -18,6 +24,7 @@ import { Scripting } from './scripting.js';
 import type {
   ApiAttachment,
   ApiChannel,
+  ApiCommand,
   ApiMessage,
   ApiUser,
   ChannelSeed,
@@ -31,21 +38,6 @@ import type {
 import { World } from './world.js';
 
 const DEFAULT_TIMEOUT_MS = 5_000;
-
-/** Public, read-only view of a gateway session. */
-export interface GatewaySessionInfo {
-  sessionId: string;
-  intents: number;
-  shard: readonly [number, number];
-  connected: boolean;
-  /** Last sequence number dispatched to the session. */
-  sequence: number;
-  resumes: number;
-  identifiedAt: number;
-  properties: JsonObject;
-  /** Path + query of the live connection (e.g. "/gateway?v=10&encoding=json"). */
-  url: string | undefined;
-}
 
 /** discord.js client options pointing at the emulator (spread into `new Client({...})`). */
 export interface EmulatorClientOptions {
@@ -82,6 +74,7 @@ export class DiscordEmulator {
       world: this.#world,
       token: this.token,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+      privilegedIntents: options.privilegedIntents ?? PRIVILEGED_INTENTS,
       resumeUrl: () => `ws://127.0.0.1:${this.#port}/gateway/resume`,
       onChange: () => notifier.notify(),
     });
@@ -98,6 +91,7 @@ export class DiscordEmulator {
     };
     const router = new Router();
     registerMetaRoutes(router, this.#core);
+    registerCommandRoutes(router, this.#core);
     registerChannelRoutes(router, this.#core);
     registerInteractionRoutes(router, this.#core);
     this.#server = createHttpServer({
@@ -176,7 +170,7 @@ export class DiscordEmulator {
   }
 
   sessions(): GatewaySessionInfo[] {
-    return [...this.#gateway.sessions.values()].map(sessionInfo);
+    return this.#gateway.info();
   }
 
   /** Resolves once at least `count` identified sessions are connected. */
@@ -227,7 +221,7 @@ export class DiscordEmulator {
   }
 
   /** Application commands registered over REST (global by default, or for a guild). */
-  commands(guildId?: string): JsonObject[] {
+  commands(guildId?: string): ApiCommand[] {
     return this.#world.commands.get(guildId ?? 'global') ?? [];
   }
 
@@ -297,25 +291,14 @@ export class DiscordEmulator {
     this.#gateway.disconnect(options.code ?? GatewayCloseCode.UnknownError, options.sessionId);
   }
 
-  /** Stops everything. Destroy discord.js clients first, or they will keep trying to reconnect. */
+  /**
+   * Stops everything. Destroy discord.js clients first; clients still connected are closed with
+   * code 4004 (unrecoverable for discord.js) so they stop reconnecting instead of spinning forever.
+   */
   async close(): Promise<void> {
     this.#notifier.cancelAll(new Error('Discord emulator closed'));
     await this.#gateway.close();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
-}
-
-function sessionInfo(session: GatewaySession): GatewaySessionInfo {
-  return {
-    sessionId: session.sessionId,
-    intents: session.intents,
-    shard: session.shard,
-    connected: session.connection?.open ?? false,
-    sequence: session.sequence,
-    resumes: session.resumes,
-    identifiedAt: session.identifiedAt,
-    properties: session.properties,
-    url: session.connection?.url,
-  };
 }

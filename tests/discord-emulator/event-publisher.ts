@@ -1,7 +1,7 @@
 import type { Gateway, GatewaySession } from './gateway.js';
 import { GatewayIntents } from './gateway-protocol.js';
 import { MessageFactory } from './messages.js';
-import type { ApiChannel, ApiMessage, ApiUser, JsonObject } from './types.js';
+import type { ApiChannel, ApiInteraction, ApiMessage, ApiUser } from './types.js';
 import type { World } from './world.js';
 
 /** Turns world changes into correctly gated gateway dispatches. */
@@ -23,8 +23,8 @@ export class EventPublisher {
   }
 
   messageDelete(message: ApiMessage): number {
-    const d: JsonObject = { id: message.id, channel_id: message.channel_id };
-    if (message.guild_id !== undefined) d['guild_id'] = message.guild_id;
+    const { id, channel_id, guild_id } = message;
+    const d = guild_id === undefined ? { id, channel_id } : { id, channel_id, guild_id };
     return this.#gateway.dispatch('MESSAGE_DELETE', d, this.#messageGate(message));
   }
 
@@ -56,13 +56,9 @@ export class EventPublisher {
     return this.#gateway.dispatch(thread ? 'THREAD_CREATE' : 'CHANNEL_CREATE', d, options);
   }
 
-  interactionCreate(payload: JsonObject): number {
-    const guildId = payload['guild_id'];
-    return this.#gateway.dispatch(
-      'INTERACTION_CREATE',
-      payload,
-      typeof guildId === 'string' ? { guildId } : {},
-    );
+  interactionCreate(payload: ApiInteraction): number {
+    const guildId = payload.guild_id;
+    return this.#gateway.dispatch('INTERACTION_CREATE', payload, guildId === undefined ? {} : { guildId });
   }
 
   #message(event: string, message: ApiMessage): number {

@@ -1,9 +1,13 @@
 import { once } from 'node:events';
 import { Client, type ClientOptions, Events, GatewayIntentBits } from 'discord.js';
-import { type DiscordEmulator, startDiscordEmulator } from './emulator.js';
-import { ChannelTypes } from './seed-payloads.js';
-import { snowflake } from './snowflake.js';
-import type { EmulatorOptions, GuildSeed } from './types.js';
+import {
+  ChannelTypes,
+  type DiscordEmulator,
+  type EmulatorOptions,
+  type GuildSeed,
+  snowflake,
+  startDiscordEmulator,
+} from './index.js';
 
 /** Fixed ids of the scripted guild used across the emulator tests. */
 export const ids = {
@@ -32,7 +36,11 @@ export function guildSeed(): GuildSeed {
       { id: ids.thread, name: 'memories', type: ChannelTypes.PublicThread, parentId: ids.general },
     ],
     members: [
-      { user: { id: ids.alice, username: 'alice', global_name: 'Alice A.' }, nick: 'Ally', roles: [ids.modRole] },
+      {
+        user: { id: ids.alice, username: 'alice', global_name: 'Alice A.' },
+        nick: 'Ally',
+        roles: [ids.modRole],
+      },
       { user: { id: ids.bob, username: 'bob', global_name: 'Bob' } },
       { user: { id: ids.carol, username: 'carol', global_name: null } },
     ],

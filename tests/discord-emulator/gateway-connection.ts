@@ -62,6 +62,18 @@ export class GatewayConnection {
     });
   }
 
+  /** Sends a close frame and waits (bounded) for the peer's answer, then drops the socket. */
+  async closeAndWait(code: number, reason: string, timeoutMs: number): Promise<void> {
+    if (this.socket.readyState === WebSocket.OPEN) {
+      const closed = new Promise<void>((resolve) => this.socket.once('close', () => resolve()));
+      this.socket.close(code, reason);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+    }
+    this.terminate();
+  }
+
   terminate(): void {
     this.socket.terminate();
     this.#deflate?.destroy();

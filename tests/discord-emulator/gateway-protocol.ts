@@ -25,17 +25,23 @@ export const GatewayCloseCode = {
   InvalidShard: 4010,
   InvalidAPIVersion: 4012,
   InvalidIntents: 4013,
+  DisallowedIntents: 4014,
 } as const;
 
 /** Gateway intent bits relevant to the emulated events. */
 export const GatewayIntents = {
   Guilds: 1 << 0,
   GuildMembers: 1 << 1,
+  GuildPresences: 1 << 8,
   GuildMessages: 1 << 9,
   GuildMessageTyping: 1 << 11,
   DirectMessages: 1 << 12,
   MessageContent: 1 << 15,
 } as const;
+
+/** Intents that must be enabled for the application (developer portal) before a bot may request them. */
+export const PRIVILEGED_INTENTS =
+  GatewayIntents.GuildMembers | GatewayIntents.GuildPresences | GatewayIntents.MessageContent;
 
 export interface GatewayPayload {
   op: number;
@@ -47,4 +53,32 @@ export interface GatewayPayload {
 /** The shard (of `count`) that receives events for a guild: `(guild_id >> 22) % count`. */
 export function shardOf(guildId: string, count: number): number {
   return Number((BigInt(guildId) >> 22n) % BigInt(Math.max(1, count)));
+}
+
+/** IDENTIFY (op 2) data as read by the emulator. */
+export interface IdentifyData {
+  token?: unknown;
+  intents?: unknown;
+  shard?: unknown;
+  properties?: Record<string, unknown>;
+  compress?: unknown;
+  large_threshold?: unknown;
+  presence?: unknown;
+}
+
+/** RESUME (op 6) data. */
+export interface ResumeData {
+  token?: unknown;
+  session_id?: unknown;
+  seq?: unknown;
+}
+
+/** REQUEST_GUILD_MEMBERS (op 8) data. */
+export interface RequestMembersData {
+  guild_id?: unknown;
+  query?: unknown;
+  limit?: unknown;
+  user_ids?: unknown;
+  nonce?: unknown;
+  presences?: unknown;
 }

@@ -1,8 +1,7 @@
-import { ChannelType, Events, GatewayIntentBits } from 'discord.js';
+import { ChannelType, Client, Events, GatewayIntentBits, type Message, Status } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DiscordEmulator } from './emulator.js';
-import { ClientPool, ids, nextEvent, startTestEmulator } from './fixtures.js';
-import { GatewayOp } from './gateway-protocol.js';
+import { ClientPool, defaultIntents, ids, nextEvent, startTestEmulator } from './fixtures.js';
+import { type DiscordEmulator, GatewayCloseCode, GatewayIntents, GatewayOp } from './index.js';
 
 describe('discord emulator: gateway with a real discord.js client', () => {
   let emu: DiscordEmulator;
@@ -46,10 +45,18 @@ describe('discord emulator: gateway with a real discord.js client', () => {
     expect(session?.shard).toEqual([0, 1]);
     expect(session?.url).toBe('/gateway?v=10&encoding=json');
     const expectedIntents =
-      GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages | GatewayIntentBits.MessageContent | GatewayIntentBits.GuildMembers;
+      GatewayIntentBits.Guilds |
+      GatewayIntentBits.GuildMessages |
+      GatewayIntentBits.MessageContent |
+      GatewayIntentBits.GuildMembers;
     expect(session?.intents).toBe(expectedIntents);
     const identify = emu.gatewayFrames.find((f) => f.op === GatewayOp.Identify);
-    expect(identify?.d).toMatchObject({ token: emu.token, intents: expectedIntents, compress: false, shard: [0, 1] });
+    expect(identify?.d).toMatchObject({
+      token: emu.token,
+      intents: expectedIntents,
+      compress: false,
+      shard: [0, 1],
+    });
     expect(emu.requestsTo('GET', '/gateway/bot')).toHaveLength(1);
     expect(emu.errors).toEqual([]);
   });
@@ -59,7 +66,9 @@ describe('discord emulator: gateway with a real discord.js client', () => {
     emu = await startTestEmulator({ heartbeatIntervalMs: 25 });
     const client = await pool.connect(emu);
 
-    await vi.waitFor(() => expect(emu.gatewayFrames.filter((f) => f.op === GatewayOp.Heartbeat).length).toBeGreaterThanOrEqual(2));
+    await vi.waitFor(() =>
+      expect(emu.gatewayFrames.filter((f) => f.op === GatewayOp.Heartbeat).length).toBeGreaterThanOrEqual(2),
+    );
     await vi.waitFor(() => expect(client.ws.ping).toBeGreaterThanOrEqual(0));
     const beats = emu.gatewayFrames.filter((f) => f.op === GatewayOp.Heartbeat);
     expect(typeof beats[0]?.d).toBe('number');
@@ -70,11 +79,14 @@ describe('discord emulator: gateway with a real discord.js client', () => {
     const [before] = await emu.waitForIdentify(1);
     emu.disconnect();
     await vi.waitFor(() => expect(emu.sessions()[0]?.connected).toBe(false));
-    const missed = emu.sendMessage({ channelId: ids.general, authorId: ids.bob, content: 'sent while offline' });
-    const received = nextEvent(client, Events.MessageCreate, (m: { id: string }) => m.id === missed.id);
-    const [replayed] = await received;
+    const missed = emu.sendMessage({
+      channelId: ids.general,
+      authorId: ids.bob,
+      content: 'sent while offline',
+    });
+    const [replayed] = await nextEvent<[Message]>(client, Events.MessageCreate, (m) => m.id === missed.id);
 
-    expect((replayed as { content: string }).content).toBe('sent while offline');
+    expect(replayed.content).toBe('sent while offline');
     const [after] = emu.sessions();
     expect(after?.sessionId).toBe(before?.sessionId);
     expect(after?.resumes).toBe(1);
@@ -95,11 +107,30 @@ describe('discord emulator: gateway with a real discord.js client', () => {
   });
 
   it('rejects an invalid token like Discord (REST 401 -> TokenInvalid)', async () => {
-    const { Client } = await import('discord.js');
     const client = pool.track(new Client({ intents: [GatewayIntentBits.Guilds], ...emu.clientOptions() }));
 
     await expect(client.login('not-the-token')).rejects.toMatchObject({ code: 'TokenInvalid' });
     expect(emu.requestsTo('GET', '/gateway/bot')[0]?.status).toBe(401);
     expect(emu.sessions()).toEqual([]);
+  });
+
+  it('refuses privileged intents the application has not enabled (close 4014)', async () => {
+    await emu.close();
+    emu = await startTestEmulator({ privilegedIntents: GatewayIntents.GuildMembers });
+    const client = pool.track(new Client({ intents: defaultIntents, ...emu.clientOptions() }));
+
+    await expect(client.login(emu.token)).rejects.toThrow('Used disallowed intents');
+    expect(emu.sessions()).toEqual([]);
+  });
+
+  it('closing the emulator under a live client stops it from reconnecting', async () => {
+    const client = await pool.connect(emu);
+    const disconnected = nextEvent<[{ code: number }]>(client, Events.ShardDisconnect);
+    await emu.close();
+    const [event] = await disconnected;
+
+    expect(event.code).toBe(GatewayCloseCode.AuthenticationFailed);
+    expect(client.ws.shards.first()?.status).toBe(Status.Disconnected);
+    emu = await startTestEmulator();
   });
 });

@@ -3,15 +3,19 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { GatewayConnection } from './gateway-connection.js';
+import { parseFrame, readyPayload } from './gateway-frames.js';
 import { answerMemberRequest } from './gateway-members.js';
 import {
   GatewayCloseCode,
   GatewayIntents,
   GatewayOp,
   type GatewayPayload,
+  type IdentifyData,
+  PRIVILEGED_INTENTS,
+  type RequestMembersData,
+  type ResumeData,
   shardOf,
 } from './gateway-protocol.js';
-import type { JsonObject } from './types.js';
 import type { World } from './world.js';
 
 const MAX_REPLAY_LOG = 2_000;
@@ -21,12 +25,27 @@ export interface GatewaySession {
   readonly intents: number;
   readonly shard: readonly [number, number];
   /** IDENTIFY `properties` (os/browser/device). */
-  readonly properties: JsonObject;
+  readonly properties: Record<string, unknown>;
   readonly identifiedAt: number;
   connection: GatewayConnection | undefined;
   sequence: number;
   resumes: number;
   readonly log: GatewayPayload[];
+}
+
+/** Public, read-only view of a gateway session. */
+export interface GatewaySessionInfo {
+  sessionId: string;
+  intents: number;
+  shard: readonly [number, number];
+  connected: boolean;
+  /** Last sequence number dispatched to the session. */
+  sequence: number;
+  resumes: number;
+  identifiedAt: number;
+  properties: Record<string, unknown>;
+  /** Path + query of the live connection (e.g. "/gateway?v=10&encoding=json"). */
+  url: string | undefined;
 }
 
 export interface GatewayFrameRecord {
@@ -49,6 +68,8 @@ export interface GatewayDeps {
   world: World;
   token: string;
   heartbeatIntervalMs: number;
+  /** Privileged intents enabled for the application; requesting others closes with 4014. */
+  privilegedIntents: number;
   resumeUrl: () => string;
   onChange: () => void;
 }
@@ -89,6 +110,21 @@ export class Gateway {
     return delivered;
   }
 
+  /** Read-only snapshots of all sessions (connected or resumable). */
+  info(): GatewaySessionInfo[] {
+    return [...this.sessions.values()].map((session) => ({
+      sessionId: session.sessionId,
+      intents: session.intents,
+      shard: session.shard,
+      connected: session.connection?.open ?? false,
+      sequence: session.sequence,
+      resumes: session.resumes,
+      identifiedAt: session.identifiedAt,
+      properties: session.properties,
+      url: session.connection?.url,
+    }));
+  }
+
   /** Closes live connections (default code 4000: discord.js resumes on it). */
   disconnect(code: number = GatewayCloseCode.UnknownError, sessionId?: string): void {
     for (const session of this.sessions.values()) {
@@ -98,7 +134,11 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
-    for (const connection of this.#connections) connection.terminate();
+    // An unrecoverable close code (4004) stops clients that were not destroyed from reconnecting forever.
+    const closing = [...this.#connections].map((c) =>
+      c.closeAndWait(GatewayCloseCode.AuthenticationFailed, 'Discord emulator closed', 250),
+    );
+    await Promise.all(closing);
     this.#connections.clear();
     await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
   }
@@ -134,7 +174,10 @@ export class Gateway {
     });
     ws.on('message', (raw: RawData) => {
       const frame = parseFrame(raw);
-      if (!frame) return connection.close(GatewayCloseCode.DecodeError, 'Error while decoding payload.');
+      if (!frame) {
+        connection.close(GatewayCloseCode.DecodeError, 'Error while decoding payload.');
+        return;
+      }
       this.received.push({ sessionId: session?.sessionId, op: frame.op, d: frame.d, at: Date.now() });
       const next = this.#handle(connection, session, frame);
       if (next) session = next;
@@ -147,46 +190,47 @@ export class Gateway {
     session: GatewaySession | undefined,
     frame: { op: number; d: unknown },
   ): GatewaySession | undefined {
-    const d = (frame.d ?? {}) as JsonObject;
-    switch (frame.op) {
-      case GatewayOp.Heartbeat:
-        connection.send({ op: GatewayOp.HeartbeatAck, d: null, s: null, t: null });
-        return undefined;
-      case GatewayOp.Identify:
-        if (session)
-          return void connection.close(GatewayCloseCode.AlreadyAuthenticated, 'Already authenticated.');
-        return this.#identify(connection, d);
-      case GatewayOp.Resume:
-        if (session)
-          return void connection.close(GatewayCloseCode.AlreadyAuthenticated, 'Already authenticated.');
-        return this.#resume(connection, d);
-      case GatewayOp.RequestGuildMembers:
-      case GatewayOp.PresenceUpdate:
-      case GatewayOp.VoiceStateUpdate:
-        if (!session) return void connection.close(GatewayCloseCode.NotAuthenticated, 'Not authenticated.');
-        if (frame.op === GatewayOp.RequestGuildMembers) {
-          for (const chunk of answerMemberRequest(this.#deps.world, d))
-            this.#dispatchTo(session, 'GUILD_MEMBERS_CHUNK', chunk);
-        }
-        return undefined;
-      default:
-        connection.close(GatewayCloseCode.UnknownOpcode, 'Unknown opcode.');
-        return undefined;
+    const d = frame.d ?? {};
+    if (frame.op === GatewayOp.Heartbeat) {
+      connection.send({ op: GatewayOp.HeartbeatAck, d: null, s: null, t: null });
+      return undefined;
     }
+    if (frame.op === GatewayOp.Identify || frame.op === GatewayOp.Resume) {
+      if (session) {
+        connection.close(GatewayCloseCode.AlreadyAuthenticated, 'Already authenticated.');
+        return undefined;
+      }
+      return frame.op === GatewayOp.Identify
+        ? this.#identify(connection, d as IdentifyData)
+        : this.#resume(connection, d as ResumeData);
+    }
+    if (!CLIENT_OPS.has(frame.op)) {
+      connection.close(GatewayCloseCode.UnknownOpcode, 'Unknown opcode.');
+    } else if (!session) {
+      connection.close(GatewayCloseCode.NotAuthenticated, 'Not authenticated.');
+    } else if (frame.op === GatewayOp.RequestGuildMembers) {
+      for (const chunk of answerMemberRequest(this.#deps.world, d as RequestMembersData)) {
+        this.#dispatchTo(session, 'GUILD_MEMBERS_CHUNK', chunk);
+      }
+    }
+    return undefined;
   }
 
-  #identify(connection: GatewayConnection, d: JsonObject): GatewaySession | undefined {
-    if (d['token'] !== this.#deps.token) {
+  #identify(connection: GatewayConnection, d: IdentifyData): GatewaySession | undefined {
+    if (d.token !== this.#deps.token) {
       connection.close(GatewayCloseCode.AuthenticationFailed, 'Authentication failed.');
       return undefined;
     }
-    const intents = d['intents'];
+    const intents = d.intents;
     if (typeof intents !== 'number' || intents < 0) {
       connection.close(GatewayCloseCode.InvalidIntents, 'Invalid intent(s).');
       return undefined;
     }
-    const shard = Array.isArray(d['shard']) ? (d['shard'] as number[]) : [0, 1];
-    const [shardId = 0, shardCount = 1] = shard;
+    if (intents & PRIVILEGED_INTENTS & ~this.#deps.privilegedIntents) {
+      connection.close(GatewayCloseCode.DisallowedIntents, 'Disallowed intent(s).');
+      return undefined;
+    }
+    const [shardId = 0, shardCount = 1] = Array.isArray(d.shard) ? (d.shard as number[]) : [];
     if (shardCount < 1 || shardId < 0 || shardId >= shardCount) {
       connection.close(GatewayCloseCode.InvalidShard, 'Invalid shard.');
       return undefined;
@@ -195,7 +239,7 @@ export class Gateway {
       sessionId: randomBytes(16).toString('hex'),
       intents,
       shard: [shardId, shardCount],
-      properties: (d['properties'] ?? {}) as JsonObject,
+      properties: d.properties ?? {},
       identifiedAt: Date.now(),
       connection,
       sequence: 0,
@@ -205,33 +249,21 @@ export class Gateway {
     this.sessions.set(session.sessionId, session);
     const { world } = this.#deps;
     const guildIds = [...world.guilds.keys()].filter((id) => shardOf(id, shardCount) === shardId);
-    this.#dispatchTo(session, 'READY', {
-      v: 10,
-      user: { ...world.botUser, verified: true, mfa_enabled: false, flags: 0, email: null },
-      guilds: guildIds.map((id) => ({ id, unavailable: true })),
-      session_id: session.sessionId,
-      session_type: 'normal',
-      resume_gateway_url: this.#deps.resumeUrl(),
-      shard: [shardId, shardCount],
-      application: { id: world.applicationId, flags: 0 },
-      private_channels: [],
-      relationships: [],
-      presences: [],
-      guild_join_requests: [],
-      geo_ordered_rtc_regions: [],
-      user_settings: {},
-      _trace: ['["permafrost-discord-emulator",{"micros":0}]'],
-    });
+    this.#dispatchTo(
+      session,
+      'READY',
+      readyPayload(world, session.sessionId, guildIds, session.shard, this.#deps.resumeUrl()),
+    );
     if (intents & GatewayIntents.Guilds) {
       for (const id of guildIds) this.#dispatchTo(session, 'GUILD_CREATE', world.guildCreatePayload(id));
     }
     return session;
   }
 
-  #resume(connection: GatewayConnection, d: JsonObject): GatewaySession | undefined {
-    const session = typeof d['session_id'] === 'string' ? this.sessions.get(d['session_id']) : undefined;
-    const seq = typeof d['seq'] === 'number' ? d['seq'] : -1;
-    if (!session || d['token'] !== this.#deps.token || session.connection?.open || seq > session.sequence) {
+  #resume(connection: GatewayConnection, d: ResumeData): GatewaySession | undefined {
+    const session = typeof d.session_id === 'string' ? this.sessions.get(d.session_id) : undefined;
+    const seq = typeof d.seq === 'number' ? d.seq : -1;
+    if (!session || d.token !== this.#deps.token || session.connection?.open || seq > session.sequence) {
       connection.send({ op: GatewayOp.InvalidSession, d: false, s: null, t: null });
       return undefined;
     }
@@ -251,16 +283,9 @@ export class Gateway {
   }
 }
 
-function parseFrame(raw: RawData): { op: number; d: unknown } | undefined {
-  try {
-    const text = Array.isArray(raw)
-      ? Buffer.concat(raw).toString('utf8')
-      : Buffer.from(raw as ArrayBuffer).toString('utf8');
-    const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || typeof (parsed as JsonObject)['op'] !== 'number')
-      return undefined;
-    return { op: (parsed as JsonObject)['op'] as number, d: (parsed as JsonObject)['d'] };
-  } catch {
-    return undefined;
-  }
-}
+/** Opcodes a client may send after authenticating (besides heartbeat/identify/resume). */
+const CLIENT_OPS = new Set<number>([
+  GatewayOp.PresenceUpdate,
+  GatewayOp.VoiceStateUpdate,
+  GatewayOp.RequestGuildMembers,
+]);

@@ -13,9 +13,8 @@ export class ApiError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    const body: Record<string, unknown> = { message: this.message, code: this.code };
-    if (this.errors !== undefined) body['errors'] = this.errors;
-    return body;
+    const body = { message: this.message, code: this.code };
+    return this.errors === undefined ? body : { ...body, errors: this.errors };
   }
 }
 

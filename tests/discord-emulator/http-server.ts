@@ -59,7 +59,7 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     const api = API_PREFIX.exec(url.pathname);
     if (!api) throw notFound();
     if (api[1] !== undefined && api[1] !== '10') throw new ApiError(400, 50041, 'Invalid API version');
-    const path = api[2] as string;
+    const path = decodePath(api[2] as string);
     record.path = path;
     const parsed = await parseBody(raw, req.headers['content-type']);
     record.body = parsed.body;
@@ -67,7 +67,7 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     const match = deps.router.match(method, path);
     if (match.kind === 'not-found') throw notFound();
     if (match.kind === 'method-not-allowed') throw new ApiError(405, 0, '405: Method Not Allowed');
-    if (match.auth && headers['authorization'] !== `Bot ${deps.token}`) throw unauthorized();
+    if (match.auth && req.headers.authorization !== `Bot ${deps.token}`) throw unauthorized();
     const result = await match.handler({
       method,
       path,
@@ -88,6 +88,20 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     deps.onRequest(record);
   }
   send(res, status, body);
+}
+
+/** Decodes each segment (discord.js sends `@original` as `%40original`). */
+function decodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

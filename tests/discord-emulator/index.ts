@@ -1,11 +1,17 @@
+/**
+ * Loopback Discord API v10 emulator (REST + gateway) for running unmodified discord.js 14 in tests.
+ * See README.md in this folder for usage, client options and protocol notes.
+ */
+export { DiscordEmulator, type EmulatorClientOptions, startDiscordEmulator } from './emulator.js';
+export type { DispatchOptions, GatewayFrameRecord, GatewaySessionInfo } from './gateway.js';
 export {
-  type DiscordEmulator,
-  type EmulatorClientOptions,
-  type GatewaySessionInfo,
-  startDiscordEmulator,
-} from './emulator.js';
-export type { DispatchOptions, GatewayFrameRecord } from './gateway.js';
-export { GatewayCloseCode, GatewayIntents, GatewayOp } from './gateway-protocol.js';
+  GatewayCloseCode,
+  GatewayIntents,
+  GatewayOp,
+  type GatewayPayload,
+  PRIVILEGED_INTENTS,
+  shardOf,
+} from './gateway-protocol.js';
 export {
   type ButtonClick,
   type CommandInvocation,

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { AttachmentInput } from './messages.js';
 import { snowflake } from './snowflake.js';
-import type { ApiAttachment, ApiMessage, JsonObject } from './types.js';
+import type {
+  ApiAttachment,
+  ApiCommand,
+  ApiCommandData,
+  ApiInteraction,
+  ApiInteractionOption,
+  ApiMessage,
+  ApiResolved,
+  CommandOptionBody,
+} from './types.js';
 import type { World } from './world.js';
 
 /** Application command option types (Discord's ApplicationCommandOptionType). */
@@ -55,6 +64,8 @@ const TYPE_BY_NAME: Record<TypedOptionValue['type'], number> = {
 };
 
 export interface CommandInvocation {
+  /** Optional consistency check: must be the channel's guild. */
+  guildId?: string;
   channelId: string;
   userId: string;
   name: string;
@@ -78,17 +89,17 @@ export interface ButtonClick {
 
 export type StoreAttachment = (channelId: string, file: AttachmentInput) => ApiAttachment;
 
-/** Common interaction envelope for a guild channel. */
+/** Common interaction envelope (everything but `data`/`message`) for a guild channel. */
 export function interactionEnvelope(
   world: World,
   type: number,
   channelId: string,
   userId: string,
   locale?: string,
-): JsonObject {
+): ApiInteraction {
   const channel = world.channel(channelId);
   const guildId = channel.guild_id;
-  const envelope: JsonObject = {
+  const common = {
     id: snowflake(),
     application_id: world.applicationId,
     type,
@@ -101,15 +112,16 @@ export function interactionEnvelope(
     attachment_size_limit: 10_485_760,
   };
   if (guildId === undefined) {
-    Object.assign(envelope, {
+    return {
+      ...common,
       user: world.user(userId),
-      context: 1,
+      app_permissions: '0',
       authorizing_integration_owners: { '1': userId },
-    });
-    envelope['app_permissions'] = '0';
-    return envelope;
+      context: 1,
+    };
   }
-  Object.assign(envelope, {
+  return {
+    ...common,
     guild_id: guildId,
     guild: { id: guildId, locale: 'en-US', features: [] },
     guild_locale: 'en-US',
@@ -117,8 +129,7 @@ export function interactionEnvelope(
     app_permissions: world.permissionsOf(guildId, world.botUser.id),
     authorizing_integration_owners: { '0': guildId },
     context: 0,
-  });
-  return envelope;
+  };
 }
 
 /** Builds `data` of a chat-input command interaction, typing options from the registered schema. */
@@ -127,95 +138,111 @@ export function commandData(
   invocation: CommandInvocation,
   guildId: string | undefined,
   storeAttachment: StoreAttachment,
-): JsonObject {
+): ApiCommandData {
   const command = findCommand(world, invocation.name, guildId);
-  const child = (options: JsonObject[] | undefined, name: string | undefined): JsonObject[] | undefined =>
-    name === undefined ? options : asOptions(options?.find((o) => o['name'] === name)?.['options']);
-  const schema = child(
-    child(asOptions(command?.['options']), invocation.subcommandGroup),
-    invocation.subcommand,
-  );
-  const resolved: Record<string, Record<string, unknown>> = {};
+  const child = (options: CommandOptionBody[] | undefined, name: string | undefined) => {
+    if (name === undefined) return options;
+    const found = options?.find((o) => o.name === name);
+    return found ? (asOptions(found.options) ?? []) : undefined;
+  };
+  const schema = command
+    ? child(child(command.options, invocation.subcommandGroup), invocation.subcommand)
+    : undefined;
+  if (command && !schema) {
+    const path = [invocation.subcommandGroup, invocation.subcommand].filter((p) => p !== undefined).join(' ');
+    throw new Error(`/${invocation.name} has no subcommand "${path}" in its registered schema`);
+  }
+  const resolver = new OptionResolver(world, invocation.channelId, guildId, storeAttachment);
   const leaf = Object.entries(invocation.options ?? {}).map(([name, raw]) => {
-    const known = schema?.find((o) => o['name'] === name);
-    return resolveOption(world, invocation, guildId, name, raw, known, resolved, storeAttachment);
+    const known = schema?.find((o) => o.name === name);
+    if (command && !known)
+      throw new Error(`/${invocation.name} has no option "${name}" in its registered schema`);
+    return resolver.option(name, raw, known);
   });
-  let options: JsonObject[] = leaf;
+  let options: ApiInteractionOption[] = leaf;
   if (invocation.subcommand !== undefined) {
     options = [{ name: invocation.subcommand, type: OptionType.Subcommand, options: leaf }];
     if (invocation.subcommandGroup !== undefined) {
       options = [{ name: invocation.subcommandGroup, type: OptionType.SubcommandGroup, options }];
     }
   }
-  const data: JsonObject = { id: command?.['id'] ?? snowflake(), name: invocation.name, type: 1, options };
-  if (command?.['guild_id'] !== undefined) data['guild_id'] = command['guild_id'];
-  if (Object.keys(resolved).length > 0) data['resolved'] = resolved;
+  const data: ApiCommandData = { id: command?.id ?? snowflake(), name: invocation.name, type: 1, options };
+  if (command?.guild_id !== undefined) data.guild_id = command.guild_id;
+  if (Object.keys(resolver.resolved).length > 0) data.resolved = resolver.resolved;
   return data;
 }
 
-function findCommand(world: World, name: string, guildId: string | undefined): JsonObject | undefined {
+function findCommand(world: World, name: string, guildId: string | undefined): ApiCommand | undefined {
   const scopes = guildId === undefined ? ['global'] : [guildId, 'global'];
   for (const scope of scopes) {
-    const found = world.commands.get(scope)?.find((c) => c['name'] === name && (c['type'] ?? 1) === 1);
+    const found = world.commands.get(scope)?.find((c) => c.name === name && c.type === 1);
     if (found) return found;
   }
   return undefined;
 }
 
-function asOptions(value: unknown): JsonObject[] | undefined {
-  return Array.isArray(value) ? (value as JsonObject[]) : undefined;
+function asOptions(value: unknown): CommandOptionBody[] | undefined {
+  return Array.isArray(value) ? (value as CommandOptionBody[]) : undefined;
 }
 
-function resolveOption(
-  world: World,
-  invocation: CommandInvocation,
-  guildId: string | undefined,
-  name: string,
-  raw: CommandOptionValue,
-  schema: JsonObject | undefined,
-  resolved: Record<string, Record<string, unknown>>,
-  storeAttachment: StoreAttachment,
-): JsonObject {
-  const typed = typeof raw === 'object' ? raw : undefined;
-  let type = typed ? TYPE_BY_NAME[typed.type] : Number(schema?.['type'] ?? Number.NaN);
-  if (Number.isNaN(type)) {
-    type =
-      typeof raw === 'boolean'
-        ? OptionType.Boolean
-        : typeof raw === 'number'
-          ? Number.isInteger(raw)
-            ? OptionType.Integer
-            : OptionType.Number
-          : OptionType.String;
+function inferType(raw: string | number | boolean): number {
+  if (typeof raw === 'boolean') return OptionType.Boolean;
+  if (typeof raw === 'number') return Number.isInteger(raw) ? OptionType.Integer : OptionType.Number;
+  return OptionType.String;
+}
+
+/** Turns option values into wire options and collects `resolved` users/members/roles/channels/attachments. */
+class OptionResolver {
+  readonly resolved: ApiResolved = {};
+  readonly #world: World;
+  readonly #channelId: string;
+  readonly #guildId: string | undefined;
+  readonly #storeAttachment: StoreAttachment;
+
+  constructor(
+    world: World,
+    channelId: string,
+    guildId: string | undefined,
+    storeAttachment: StoreAttachment,
+  ) {
+    this.#world = world;
+    this.#channelId = channelId;
+    this.#guildId = guildId;
+    this.#storeAttachment = storeAttachment;
   }
-  const put = (kind: string, id: string, value: unknown): void => {
-    resolved[kind] ??= {};
-    (resolved[kind] as Record<string, unknown>)[id] = value;
-  };
-  const value = typed ? typed.value : raw;
-  if (type === OptionType.Attachment) {
-    const attachment = storeAttachment(invocation.channelId, value as AttachmentInput);
-    put('attachments', attachment.id, attachment);
-    return { name, type, value: attachment.id };
-  }
-  const id = String(value);
-  if (type === OptionType.User || (type === OptionType.Mentionable && world.users.has(id))) {
-    put('users', id, world.user(id));
-    if (guildId !== undefined && world.guild(guildId).members.has(id)) {
-      put('members', id, world.memberPayload(guildId, id, { user: false, permissions: true }));
+
+  option(name: string, raw: CommandOptionValue, schema: CommandOptionBody | undefined): ApiInteractionOption {
+    const world = this.#world;
+    const guildId = this.#guildId;
+    const resolved = this.resolved;
+    if (typeof raw === 'object' && raw.type === 'attachment') {
+      const attachment = this.#storeAttachment(this.#channelId, raw.value);
+      resolved.attachments = { ...resolved.attachments, [attachment.id]: attachment };
+      return { name, type: OptionType.Attachment, value: attachment.id };
     }
-  } else if (type === OptionType.Role || type === OptionType.Mentionable) {
-    const role = guildId === undefined ? undefined : world.guild(guildId).roles.find((r) => r.id === id);
-    if (role) put('roles', id, role);
-  } else if (type === OptionType.Channel) {
-    const channel = world.channel(id);
-    put('channels', id, {
-      id,
-      type: channel.type,
-      name: channel.name,
-      parent_id: channel.parent_id ?? null,
-      permissions: '0',
-    });
+    const value = typeof raw === 'object' ? raw.value : raw;
+    const type = typeof raw === 'object' ? TYPE_BY_NAME[raw.type] : Number(schema?.type ?? inferType(raw));
+    const id = String(value);
+    if (type === OptionType.User || (type === OptionType.Mentionable && world.users.has(id))) {
+      resolved.users = { ...resolved.users, [id]: world.user(id) };
+      if (guildId !== undefined && world.guild(guildId).members.has(id)) {
+        const member = world.memberPayload(guildId, id, { user: false, permissions: true });
+        resolved.members = { ...resolved.members, [id]: member };
+      }
+    } else if (type === OptionType.Role || type === OptionType.Mentionable) {
+      const role = guildId === undefined ? undefined : world.guild(guildId).roles.find((r) => r.id === id);
+      if (role) resolved.roles = { ...resolved.roles, [id]: role };
+    } else if (type === OptionType.Channel) {
+      const channel = world.channel(id);
+      const partial = {
+        id,
+        type: channel.type,
+        name: channel.name,
+        parent_id: channel.parent_id ?? null,
+        permissions: '0',
+      };
+      resolved.channels = { ...resolved.channels, [id]: partial };
+    }
+    return { name, type, value };
   }
-  return { name, type, value };
 }

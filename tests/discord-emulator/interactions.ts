@@ -1,10 +1,10 @@
 import { EPHEMERAL } from './messages.js';
 import type { ChangeNotifier } from './notifier.js';
 import type {
+  ApiInteraction,
   ApiMessage,
   InteractionCallbackRecord,
   InteractionWebhookRecord,
-  JsonObject,
   RecordedFile,
 } from './types.js';
 import type { World } from './world.js';
@@ -18,7 +18,7 @@ export interface InteractionState {
   readonly guildId: string | undefined;
   readonly userId: string;
   /** The INTERACTION_CREATE payload as dispatched. */
-  readonly payload: JsonObject;
+  readonly payload: ApiInteraction;
   /** Message a component belongs to. */
   readonly sourceMessageId: string | undefined;
   callback: InteractionCallbackRecord | undefined;
@@ -83,7 +83,7 @@ export class InteractionHandle {
   }
 
   /** The INTERACTION_CREATE `d` payload that was dispatched. */
-  get payload(): JsonObject {
+  get payload(): ApiInteraction {
     return this.#state.payload;
   }
 
@@ -141,9 +141,9 @@ export class InteractionHandle {
     const callback = this.#state.callback;
     if (!callback) return undefined;
     if (callback.type === 4 || callback.type === 7) {
-      const flags = Number(callback.data?.['flags'] ?? this.original?.flags ?? 0);
+      const flags = Number(callback.data?.flags ?? this.original?.flags ?? 0);
       return {
-        content: String(callback.data?.['content'] ?? ''),
+        content: String(callback.data?.content ?? ''),
         flags,
         ephemeral: (flags & EPHEMERAL) !== 0,
         files: callback.files,

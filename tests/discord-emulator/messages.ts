@@ -1,6 +1,14 @@
 import { invalidBody } from './http-errors.js';
 import { snowflake } from './snowflake.js';
-import type { ApiAttachment, ApiMessage, ApiUser, JsonObject, RecordedFile } from './types.js';
+import type {
+  AllowedMentionsBody,
+  ApiAttachment,
+  ApiMessage,
+  ApiUser,
+  JsonObject,
+  MessageBody,
+  RecordedFile,
+} from './types.js';
 import { World } from './world.js';
 
 /** Message flags the bot may set when sending. */
@@ -18,6 +26,8 @@ export interface AttachmentInput {
 
 /** A message a (non-bot) user posts, as scripted by a test. */
 export interface UserMessageInput {
+  /** Optional consistency check: must be the channel's guild. */
+  guildId?: string;
   channelId: string;
   authorId: string;
   content?: string;
@@ -43,6 +53,12 @@ export interface BotMessageExtras {
 }
 
 const MENTION = /<@!?(\d{1,20})>/g;
+
+interface AttachmentBody {
+  id?: unknown;
+  filename?: unknown;
+  description?: unknown;
+}
 
 /** Builds wire-accurate message objects from test input or from bot REST bodies. */
 export class MessageFactory {
@@ -77,7 +93,7 @@ export class MessageFactory {
   /** A message created by the bot from a REST body (channel message, interaction reply, followup). */
   fromBot(
     channelId: string,
-    body: JsonObject,
+    body: MessageBody,
     files: RecordedFile[],
     extras: BotMessageExtras = {},
   ): ApiMessage {
@@ -90,37 +106,36 @@ export class MessageFactory {
     if (extras.interactionMetadata) message.interaction_metadata = extras.interactionMetadata;
     if (extras.type !== undefined) message.type = extras.type;
     message.flags = extras.flags ?? 0;
-    if (typeof body['nonce'] === 'string' || typeof body['nonce'] === 'number') message.nonce = body['nonce'];
-    if (body['tts'] === true) message.tts = true;
-    const reference = body['message_reference'] as JsonObject | undefined;
-    if (reference && typeof reference['message_id'] === 'string')
-      this.#attachReference(message, reference['message_id']);
+    if (typeof body.nonce === 'string' || typeof body.nonce === 'number') message.nonce = body.nonce;
+    if (body.tts === true) message.tts = true;
+    const referenced = body.message_reference?.message_id;
+    if (typeof referenced === 'string') this.#attachReference(message, referenced);
     this.applyEdit(message, body, files, false);
     return message;
   }
 
   /** Applies an edit body (content/embeds/components/flags/attachments) in place. */
-  applyEdit(message: ApiMessage, body: JsonObject, files: RecordedFile[], markEdited = true): ApiMessage {
-    if ('content' in body) message.content = body['content'] == null ? '' : String(body['content']);
-    if (Array.isArray(body['embeds'])) message.embeds = body['embeds'] as JsonObject[];
-    if (Array.isArray(body['components'])) message.components = body['components'] as JsonObject[];
-    if (typeof body['flags'] === 'number') {
+  applyEdit(message: ApiMessage, body: MessageBody, files: RecordedFile[], markEdited = true): ApiMessage {
+    if ('content' in body) message.content = body.content == null ? '' : String(body.content);
+    if (Array.isArray(body.embeds)) message.embeds = body.embeds as JsonObject[];
+    if (Array.isArray(body.components)) message.components = body.components as JsonObject[];
+    if (typeof body.flags === 'number') {
       message.flags =
         (message.flags & ~SETTABLE_FLAGS & ~LOADING) |
-        (body['flags'] & SETTABLE_FLAGS) |
+        (body.flags & SETTABLE_FLAGS) |
         (message.flags & EPHEMERAL);
     } else {
       message.flags &= ~LOADING;
     }
-    message.attachments = this.#resolveAttachments(message, body['attachments'], files);
+    message.attachments = this.#resolveAttachments(message, body.attachments, files);
     if ('content' in body || 'allowed_mentions' in body) {
-      const allowed = body['allowed_mentions'] as JsonObject | undefined;
+      const allowed = body.allowed_mentions;
       const ids = parseMentions(message.content).filter((id) => mentionAllowed(allowed, id));
       const replied = message.referenced_message?.author.id;
-      if (replied !== undefined && (allowed === undefined || allowed['replied_user'] === true))
+      if (replied !== undefined && (allowed === undefined || allowed.replied_user === true))
         ids.push(replied);
       message.mentions = this.#mentionObjects(message.guild_id, new Set(ids));
-      const parse = allowed?.['parse'];
+      const parse = allowed?.parse;
       message.mention_everyone =
         /@(everyone|here)/.test(message.content) &&
         (allowed === undefined || (Array.isArray(parse) && parse.includes('everyone')));
@@ -199,14 +214,14 @@ export class MessageFactory {
     if (!Array.isArray(spec)) {
       return [...message.attachments, ...files.map((file) => this.#storeFile(message.channel_id, file))];
     }
-    return (spec as JsonObject[]).map((entry) => {
-      const id = String(entry['id']);
+    return (spec as AttachmentBody[]).map((entry) => {
+      const id = String(entry.id);
       const existing = message.attachments.find((a) => a.id === id);
       if (existing) return existing;
       const file = files.find((f) => f.field === `files[${id}]`);
       if (!file) throw invalidBody(`attachments: unknown attachment id ${id}`);
-      const description = typeof entry['description'] === 'string' ? entry['description'] : undefined;
-      const filename = typeof entry['filename'] === 'string' ? entry['filename'] : file.name;
+      const description = typeof entry.description === 'string' ? entry.description : undefined;
+      const filename = typeof entry.filename === 'string' ? entry.filename : file.name;
       return this.#storeFile(message.channel_id, { ...file, name: filename }, description);
     });
   }
@@ -232,12 +247,10 @@ export function parseMentions(content: string): string[] {
   return [...new Set([...content.matchAll(MENTION)].map((m) => m[1] as string))];
 }
 
-function mentionAllowed(allowed: JsonObject | undefined, userId: string): boolean {
+function mentionAllowed(allowed: AllowedMentionsBody | undefined, userId: string): boolean {
   if (allowed === undefined) return true;
-  const parse = allowed['parse'];
-  if (Array.isArray(parse) && parse.includes('users')) return true;
-  const users = allowed['users'];
-  return Array.isArray(users) && users.includes(userId);
+  if (Array.isArray(allowed.parse) && allowed.parse.includes('users')) return true;
+  return Array.isArray(allowed.users) && allowed.users.includes(userId);
 }
 
 function guessType(name: string): string {

@@ -4,7 +4,7 @@ import { EPHEMERAL } from './messages.js';
 import { asObject, param } from './rest-meta.js';
 import type { RestContext, Router } from './router.js';
 import { compareSnowflakes } from './snowflake.js';
-import type { ApiMessage, JsonObject } from './types.js';
+import type { ApiMessage, MessageBody } from './types.js';
 
 /** Channel, message, typing and guild/member routes. */
 export function registerChannelRoutes(router: Router, core: EmulatorCore): void {
@@ -35,17 +35,17 @@ export function registerChannelRoutes(router: Router, core: EmulatorCore): void 
     .add('GET', '/channels/:channelId/messages/:messageId', (ctx) => ({ status: 200, body: messageIn(ctx) }))
     .add('POST', '/channels/:channelId/messages', (ctx) => {
       const channel = world.channel(param(ctx, 'channelId'));
-      const body = asObject(ctx.body ?? {});
+      const body: MessageBody = asObject(ctx.body ?? {});
       validateSendable(body, ctx.files.length);
       const message = core.factory.fromBot(channel.id, body, ctx.files, {
-        flags: Number(body['flags'] ?? 0) & ~EPHEMERAL,
+        flags: Number(body.flags ?? 0) & ~EPHEMERAL,
       });
       return { status: 200, body: storeBotMessage(core, message, false) };
     })
     .add('PATCH', '/channels/:channelId/messages/:messageId', (ctx) => {
       const message = ownMessage(ctx);
-      const body = asObject(ctx.body ?? {});
-      if (typeof body['content'] === 'string' && body['content'].length > 2000) throw contentTooLong();
+      const body: MessageBody = asObject(ctx.body ?? {});
+      if (typeof body.content === 'string' && body.content.length > 2000) throw contentTooLong();
       core.factory.applyEdit(message, body, ctx.files);
       core.publish.messageUpdate(message);
       core.notifier.notify();
@@ -151,16 +151,16 @@ export const contentTooLong = (): ApiError =>
   });
 
 /** Rejects what Discord rejects: empty messages and content over 2000 characters. */
-export function validateSendable(body: JsonObject, fileCount: number): void {
-  const content = typeof body['content'] === 'string' ? body['content'] : '';
+export function validateSendable(body: MessageBody, fileCount: number): void {
+  const content = typeof body.content === 'string' ? body.content : '';
   if (content.length > 2000) throw contentTooLong();
-  const nonEmpty = (key: string): boolean => Array.isArray(body[key]) && (body[key] as unknown[]).length > 0;
+  const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
   const hasSomething =
     content.length > 0 ||
     fileCount > 0 ||
-    nonEmpty('embeds') ||
-    nonEmpty('components') ||
-    nonEmpty('sticker_ids') ||
-    body['poll'] != null;
+    nonEmpty(body.embeds) ||
+    nonEmpty(body.components) ||
+    nonEmpty(body.sticker_ids) ||
+    body.poll != null;
   if (!hasSomething) throw new ApiError(400, 50006, 'Cannot send an empty message');
 }

@@ -5,7 +5,7 @@ import { EPHEMERAL, LOADING } from './messages.js';
 import { contentTooLong, validateSendable } from './rest-channels.js';
 import { asObject, param } from './rest-meta.js';
 import type { RestContext, RestResult, Router } from './router.js';
-import type { ApiMessage, InteractionWebhookRecord, JsonObject } from './types.js';
+import type { ApiMessage, CallbackData, InteractionWebhookRecord, JsonObject, MessageBody } from './types.js';
 
 const CallbackType = {
   Pong: 1,
@@ -50,12 +50,12 @@ export function registerInteractionRoutes(router: Router, core: EmulatorCore): v
     id: state.id,
     type: state.type,
     user: world.user(state.userId),
-    authorizing_integration_owners: state.payload['authorizing_integration_owners'],
+    authorizing_integration_owners: state.payload.authorizing_integration_owners,
     ...(state.sourceMessageId === undefined ? {} : { interacted_message_id: state.sourceMessageId }),
   });
   const createMessage = (
     state: InteractionState,
-    body: JsonObject,
+    body: MessageBody,
     ctx: RestContext,
     flags: number,
   ): ApiMessage => {
@@ -75,12 +75,12 @@ export function registerInteractionRoutes(router: Router, core: EmulatorCore): v
       const state = interactions.byId(param(ctx, 'interactionId'));
       if (!state || state.token !== param(ctx, 'token')) throw unknownInteraction();
       if (state.callback) throw new ApiError(400, 40060, 'Interaction has already been acknowledged.');
-      const body = asObject(ctx.body);
-      const type = Number(body['type']);
+      const body = asObject(ctx.body) as { type?: unknown; data?: unknown };
+      const type = Number(body.type);
       if (!KNOWN_CALLBACKS.has(type))
-        throw invalidBody(`type: unknown interaction callback type ${String(body['type'])}`);
-      const data = body['data'] === undefined || body['data'] === null ? undefined : asObject(body['data']);
-      const flags = Number(data?.['flags'] ?? 0);
+        throw invalidBody(`type: unknown interaction callback type ${String(body.type)}`);
+      const data = body.data == null ? undefined : (asObject(body.data) as CallbackData);
+      const flags = Number(data?.flags ?? 0);
       if (type === CallbackType.Reply) {
         validateSendable(data ?? {}, ctx.files.length);
         state.originalMessageId = createMessage(
@@ -119,7 +119,7 @@ export function registerInteractionRoutes(router: Router, core: EmulatorCore): v
       webhookPrefix,
       (ctx) => {
         const state = byWebhook(ctx);
-        const body = asObject(ctx.body ?? {});
+        const body: MessageBody = asObject(ctx.body ?? {});
         validateSendable(body, ctx.files.length);
         const original =
           state.originalMessageId === undefined ? undefined : world.messages.get(state.originalMessageId);
@@ -133,7 +133,7 @@ export function registerInteractionRoutes(router: Router, core: EmulatorCore): v
           message = core.factory.applyEdit(original, body, ctx.files);
           if ((message.flags & EPHEMERAL) === 0) core.publish.messageUpdate(message);
         } else {
-          message = createMessage(state, body, ctx, Number(body['flags'] ?? 0));
+          message = createMessage(state, body, ctx, Number(body.flags ?? 0));
         }
         record(state, { kind: 'followup', messageId: message.id, body, files: ctx.files, message });
         return ctx.query.get('wait') === 'true' ? { status: 200, body: message } : { status: 204 };
@@ -149,8 +149,8 @@ export function registerInteractionRoutes(router: Router, core: EmulatorCore): v
       (ctx) => {
         const state = byWebhook(ctx);
         const message = targetMessage(ctx, state);
-        const body = asObject(ctx.body ?? {});
-        if (typeof body['content'] === 'string' && body['content'].length > 2000) throw contentTooLong();
+        const body: MessageBody = asObject(ctx.body ?? {});
+        if (typeof body.content === 'string' && body.content.length > 2000) throw contentTooLong();
         core.factory.applyEdit(message, body, ctx.files);
         if ((message.flags & EPHEMERAL) === 0) core.publish.messageUpdate(message);
         record(state, { kind: 'edit', messageId: param(ctx, 'messageId'), body, files: ctx.files, message });
@@ -183,13 +183,14 @@ const ok = (body: unknown): RestResult => ({ status: 200, body });
 
 function callbackResponse(state: InteractionState, message: ApiMessage | undefined): JsonObject {
   const type = state.callback?.type ?? 0;
-  const interaction: JsonObject = { id: state.id, type: state.type };
-  if (message) {
-    interaction['response_message_id'] = message.id;
-    interaction['response_message_loading'] = (message.flags & LOADING) !== 0;
-    interaction['response_message_ephemeral'] = (message.flags & EPHEMERAL) !== 0;
-  }
-  const resource: JsonObject = { type };
-  if (message && type !== CallbackType.DeferredUpdate) resource['message'] = message;
-  return { interaction, resource };
+  const about = message && {
+    response_message_id: message.id,
+    response_message_loading: (message.flags & LOADING) !== 0,
+    response_message_ephemeral: (message.flags & EPHEMERAL) !== 0,
+  };
+  const withMessage = message !== undefined && type !== CallbackType.DeferredUpdate;
+  return {
+    interaction: { id: state.id, type: state.type, ...about },
+    resource: withMessage ? { type, message } : { type },
+  };
 }

@@ -61,7 +61,7 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const expected = pattern[i] as string;
-    const value = decodeURIComponent(actual[i] as string);
+    const value = actual[i] as string;
     if (expected.startsWith(':')) params[expected.slice(1)] = value;
     else if (expected !== value) return undefined;
   }

@@ -8,7 +8,15 @@ import {
 import { InteractionHandle, type InteractionState } from './interactions.js';
 import type { UserMessageInput } from './messages.js';
 import { channelPayload, isThreadType } from './seed-payloads.js';
-import type { ApiChannel, ApiMessage, ChannelSeed, JsonObject, MemberSeed, UserSeed } from './types.js';
+import type {
+  ApiChannel,
+  ApiInteraction,
+  ApiMessage,
+  ChannelSeed,
+  JsonObject,
+  MemberSeed,
+  UserSeed,
+} from './types.js';
 
 /** Test-driven world changes, each followed by the gateway event Discord would send. */
 export class Scripting {
@@ -20,6 +28,7 @@ export class Scripting {
 
   sendMessage(input: UserMessageInput): ApiMessage {
     const { world, factory, publish, notifier } = this.#core;
+    this.#checkGuild(input.guildId, input.channelId);
     const message = world.storeMessage(factory.fromUser(input));
     publish.messageCreate(message);
     notifier.notify();
@@ -98,44 +107,40 @@ export class Scripting {
 
   invokeCommand(invocation: CommandInvocation): InteractionHandle {
     const { world, factory } = this.#core;
-    const envelope = interactionEnvelope(
-      world,
-      2,
-      invocation.channelId,
-      invocation.userId,
-      invocation.locale,
+    const { channelId, userId } = invocation;
+    this.#checkGuild(invocation.guildId, channelId);
+    const envelope = interactionEnvelope(world, 2, channelId, userId, invocation.locale);
+    envelope.data = commandData(world, invocation, world.guildIdOf(channelId), (channel, file) =>
+      factory.storeAttachment(channel, file),
     );
-    const guildId = world.guildIdOf(invocation.channelId);
-    envelope['data'] = commandData(world, invocation, guildId, (channelId, file) =>
-      factory.storeAttachment(channelId, file),
-    );
-    return this.#start(envelope, invocation.channelId, invocation.userId, undefined);
+    return this.#start(envelope, userId, undefined);
   }
 
   clickButton(click: ButtonClick): InteractionHandle {
     const { world } = this.#core;
     const message = world.message(typeof click.message === 'string' ? click.message : click.message.id);
     const envelope = interactionEnvelope(world, 3, message.channel_id, click.userId, click.locale);
-    const data: JsonObject = { custom_id: click.customId, component_type: click.componentType ?? 2 };
-    if (click.values !== undefined) data['values'] = click.values;
-    envelope['data'] = data;
-    envelope['message'] = structuredClone(message);
-    return this.#start(envelope, message.channel_id, click.userId, message.id);
+    const data = { custom_id: click.customId, component_type: click.componentType ?? 2 };
+    envelope.data = click.values === undefined ? data : { ...data, values: click.values };
+    envelope.message = structuredClone(message);
+    return this.#start(envelope, click.userId, message.id);
   }
 
-  #start(
-    envelope: JsonObject,
-    channelId: string,
-    userId: string,
-    sourceMessageId: string | undefined,
-  ): InteractionHandle {
+  #checkGuild(guildId: string | undefined, channelId: string): void {
+    const actual = this.#core.world.guildIdOf(channelId);
+    if (guildId !== undefined && guildId !== actual) {
+      throw new Error(`channel ${channelId} belongs to guild ${actual ?? '(none)'}, not ${guildId}`);
+    }
+  }
+
+  #start(envelope: ApiInteraction, userId: string, sourceMessageId: string | undefined): InteractionHandle {
     const { world, interactions, publish, notifier } = this.#core;
     const state: InteractionState = {
-      id: String(envelope['id']),
-      token: String(envelope['token']),
-      type: Number(envelope['type']),
-      channelId,
-      guildId: world.guildIdOf(channelId),
+      id: envelope.id,
+      token: envelope.token,
+      type: envelope.type,
+      channelId: envelope.channel_id,
+      guildId: envelope.guild_id,
       userId,
       payload: envelope,
       sourceMessageId,

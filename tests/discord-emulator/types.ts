@@ -1,5 +1,6 @@
-/** Raw JSON object as sent over the wire. */
-export type JsonObject = Record<string, unknown>;
+import type { ApiMessage, CallbackData, MessageBody } from './wire-types.js';
+
+export type * from './wire-types.js';
 
 // ---------------------------------------------------------------- seeds (test input, camelCase)
 
@@ -64,103 +65,16 @@ export interface EmulatorOptions {
   users?: UserSeed[];
   /** Gateway heartbeat interval announced in HELLO (default 41 250 ms, like Discord). */
   heartbeatIntervalMs?: number;
+  /**
+   * Privileged intents enabled for the application in the developer portal (bitmask of
+   * GuildMembers 1<<1, GuildPresences 1<<8, MessageContent 1<<15; default: all). IDENTIFY with
+   * a privileged intent that is not enabled is closed with 4014, as on Discord.
+   */
+  privilegedIntents?: number;
   /** Echo messages the bot creates (REST / interaction replies) back as MESSAGE_CREATE (default true, as Discord). */
   echoBotMessages?: boolean;
   /** TCP port (default 0 = random free port); the host is always 127.0.0.1. */
   port?: number;
-}
-
-// ---------------------------------------------------------------- wire shapes (snake_case)
-
-export interface ApiUser {
-  id: string;
-  username: string;
-  global_name: string | null;
-  discriminator: string;
-  avatar: string | null;
-  bot?: boolean;
-  public_flags?: number;
-}
-
-export interface ApiMember {
-  user?: ApiUser;
-  nick: string | null;
-  roles: string[];
-  joined_at: string;
-  deaf: boolean;
-  mute: boolean;
-  flags: number;
-  pending: boolean;
-  avatar: string | null;
-  premium_since: string | null;
-  communication_disabled_until: string | null;
-  permissions?: string;
-}
-
-export interface ApiRole {
-  id: string;
-  name: string;
-  color: number;
-  hoist: boolean;
-  icon: null;
-  unicode_emoji: null;
-  position: number;
-  permissions: string;
-  managed: boolean;
-  mentionable: boolean;
-  flags: number;
-}
-
-export interface ApiChannel extends JsonObject {
-  id: string;
-  type: number;
-  name: string;
-  guild_id?: string;
-  parent_id?: string | null;
-}
-
-export interface ApiAttachment {
-  id: string;
-  filename: string;
-  size: number;
-  url: string;
-  proxy_url: string;
-  content_type?: string;
-  description?: string;
-}
-
-export interface ApiMessageReference {
-  type: number;
-  message_id: string;
-  channel_id: string;
-  guild_id?: string;
-}
-
-export interface ApiMessage {
-  id: string;
-  type: number;
-  channel_id: string;
-  guild_id?: string;
-  author: ApiUser;
-  member?: ApiMember;
-  content: string;
-  timestamp: string;
-  edited_timestamp: string | null;
-  tts: boolean;
-  mention_everyone: boolean;
-  mentions: (ApiUser & { member?: ApiMember })[];
-  mention_roles: string[];
-  attachments: ApiAttachment[];
-  embeds: JsonObject[];
-  components: JsonObject[];
-  pinned: boolean;
-  flags: number;
-  nonce?: string | number;
-  webhook_id?: string;
-  application_id?: string;
-  message_reference?: ApiMessageReference;
-  referenced_message?: ApiMessage | null;
-  interaction_metadata?: JsonObject;
 }
 
 // ---------------------------------------------------------------- records (what the bot did)
@@ -189,7 +103,7 @@ export interface RecordedRequest {
 export interface InteractionCallbackRecord {
   /** 4 reply, 5 deferred reply, 6 deferred update, 7 update message, 9 modal, ... */
   type: number;
-  data: JsonObject | undefined;
+  data: CallbackData | undefined;
   files: RecordedFile[];
   at: number;
 }
@@ -199,9 +113,9 @@ export interface InteractionWebhookRecord {
   kind: 'followup' | 'edit' | 'delete';
   /** "@original" or a message id for edits/deletes; the created message id for followups. */
   messageId: string;
-  body: JsonObject;
+  body: MessageBody;
   files: RecordedFile[];
-  /** The resulting message (undefined for deletes). */
+  /** Snapshot of the resulting message (undefined for deletes). */
   message: ApiMessage | undefined;
   at: number;
 }

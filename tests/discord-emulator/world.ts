@@ -3,6 +3,7 @@ import { ADMINISTRATOR, channelPayload, isThreadType, rolePayload, userPayload }
 import { compareSnowflakes, snowflakeTimestamp } from './snowflake.js';
 import type {
   ApiChannel,
+  ApiCommand,
   ApiMember,
   ApiMessage,
   ApiRole,
@@ -40,7 +41,7 @@ export class World {
   /** Stored files keyed by attachment id. */
   readonly files = new Map<string, RecordedFile>();
   /** Registered application commands keyed by "global" or a guild id. */
-  readonly commands = new Map<string, JsonObject[]>();
+  readonly commands = new Map<string, ApiCommand[]>();
   readonly botUser: ApiUser;
   readonly applicationId: string;
   readonly #channelMessages = new Map<string, string[]>();
@@ -229,10 +230,10 @@ export class World {
       this.#channelMessages.set(message.channel_id, list);
       const channel = this.channels.get(message.channel_id);
       if (channel) {
-        channel['last_message_id'] = message.id;
+        channel.last_message_id = message.id;
         if (isThreadType(channel.type)) {
-          channel['message_count'] = Number(channel['message_count'] ?? 0) + 1;
-          channel['total_message_sent'] = Number(channel['total_message_sent'] ?? 0) + 1;
+          channel.message_count = (channel.message_count ?? 0) + 1;
+          channel.total_message_sent = (channel.total_message_sent ?? 0) + 1;
         }
       }
     }
