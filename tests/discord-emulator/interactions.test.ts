@@ -63,6 +63,18 @@ describe('discord emulator: application commands and interactions', () => {
     expect(emu.commands(ids.guild).map((c) => c.name)).toEqual(['ping']);
     expect(emu.requestsTo('PUT', `/applications/${ids.bot}/commands`)).toHaveLength(1);
     expect(emu.requestsTo('PUT', `/applications/${ids.bot}/guilds/${ids.guild}/commands`)).toHaveLength(1);
+    expect(() =>
+      emu.invokeCommand({
+        channelId: ids.general,
+        userId: ids.bob,
+        name: 'memory',
+        subcommand: 'show',
+        options: { nope: 1 },
+      }),
+    ).toThrow(/no option "nope"/);
+    expect(() =>
+      emu.invokeCommand({ channelId: ids.general, userId: ids.bob, name: 'memory', subcommand: 'purge' }),
+    ).toThrow(/no subcommand "purge"/);
     await expect(
       client.application.commands.create({ name: 'Bad Name', description: 'x' }),
     ).rejects.toMatchObject({ code: 50035 });
