@@ -65,9 +65,11 @@ export class DiscordEmulator {
   #port = 0;
 
   constructor(options: EmulatorOptions) {
+    // Shaped like a real bot token: base64(user id).base64(timestamp).hmac
+    const stamp = Buffer.from(Math.floor(Date.now() / 1000).toString(16), 'hex').toString('base64url');
     this.token =
       options.token ??
-      `${Buffer.from(options.botUser.id).toString('base64url')}.${randomBytes(24).toString('base64url')}`;
+      `${Buffer.from(options.botUser.id).toString('base64url')}.${stamp}.${randomBytes(20).toString('base64url')}`;
     this.#world = new World(options);
     const notifier = this.#notifier;
     this.#gateway = new Gateway({

@@ -11,8 +11,8 @@ import type {
 } from './types.js';
 import { World } from './world.js';
 
-/** Message flags the bot may set when sending. */
-const SETTABLE_FLAGS = 4 | 64 | 4096 | 32_768;
+/** Message flags the bot may set when sending (suppress embeds/notifications, ephemeral, components v2). */
+export const SETTABLE_FLAGS = 4 | 64 | 4096 | 32_768;
 export const EPHEMERAL = 64;
 export const LOADING = 128;
 const MessageType = { Default: 0, Reply: 19, ChatInputCommand: 20 } as const;

@@ -1,7 +1,7 @@
 import { type EmulatorCore, storeBotMessage } from './core.js';
 import { ApiError, invalidBody } from './http-errors.js';
 import type { InteractionState } from './interactions.js';
-import { EPHEMERAL, LOADING } from './messages.js';
+import { EPHEMERAL, LOADING, SETTABLE_FLAGS } from './messages.js';
 import { contentTooLong, validateSendable } from './rest-channels.js';
 import { asObject, param } from './rest-meta.js';
 import type { RestContext, RestResult, Router } from './router.js';
@@ -83,12 +83,7 @@ export function registerInteractionRoutes(router: Router, core: EmulatorCore): v
       const flags = Number(data?.flags ?? 0);
       if (type === CallbackType.Reply) {
         validateSendable(data ?? {}, ctx.files.length);
-        state.originalMessageId = createMessage(
-          state,
-          data ?? {},
-          ctx,
-          flags & (EPHEMERAL | 4 | 4096 | 32_768),
-        ).id;
+        state.originalMessageId = createMessage(state, data ?? {}, ctx, flags & SETTABLE_FLAGS).id;
       } else if (type === CallbackType.DeferredReply) {
         state.originalMessageId = createMessage(state, {}, ctx, LOADING | (flags & EPHEMERAL)).id;
       } else if (type === CallbackType.UpdateMessage) {
@@ -133,7 +128,7 @@ export function registerInteractionRoutes(router: Router, core: EmulatorCore): v
           message = core.factory.applyEdit(original, body, ctx.files);
           if ((message.flags & EPHEMERAL) === 0) core.publish.messageUpdate(message);
         } else {
-          message = createMessage(state, body, ctx, Number(body.flags ?? 0));
+          message = createMessage(state, body, ctx, Number(body.flags ?? 0) & SETTABLE_FLAGS);
         }
         record(state, { kind: 'followup', messageId: message.id, body, files: ctx.files, message });
         return ctx.query.get('wait') === 'true' ? { status: 200, body: message } : { status: 204 };
