@@ -1,0 +1,306 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EmulatorCore } from './core.js';
+import { EventPublisher } from './event-publisher.js';
+import {
+  type DispatchOptions,
+  Gateway,
+  type GatewayFrameRecord,
+  type GatewaySessionInfo,
+} from './gateway.js';
+import { GatewayCloseCode, PRIVILEGED_INTENTS } from './gateway-protocol.js';
+import { createHttpServer } from './http-server.js';
+import type { ButtonClick, CommandInvocation } from './interaction-payloads.js';
+import { type InteractionHandle, InteractionRegistry } from './interactions.js';
+import { MessageFactory, type UserMessageInput } from './messages.js';
+import { ChangeNotifier } from './notifier.js';
+import { registerChannelRoutes } from './rest-channels.js';
+import { registerCommandRoutes } from './rest-commands.js';
+import { registerInteractionRoutes } from './rest-interactions.js';
+import { registerMetaRoutes } from './rest-meta.js';
+import { Router } from './router.js';
+import { Scripting } from './scripting.js';
+import type {
+  ApiAttachment,
+  ApiChannel,
+  ApiCommand,
+  ApiMessage,
+  ApiUser,
+  ChannelSeed,
+  EmulatorOptions,
+  JsonObject,
+  MemberSeed,
+  RecordedFile,
+  RecordedRequest,
+  UserSeed,
+} from './types.js';
+import { World } from './world.js';
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** discord.js client options pointing at the emulator (spread into `new Client({...})`). */
+export interface EmulatorClientOptions {
+  rest: { api: string };
+}
+
+/** Starts an emulator on 127.0.0.1 (random free port unless `options.port` is set). */
+export async function startDiscordEmulator(options: EmulatorOptions): Promise<DiscordEmulator> {
+  const emulator = new DiscordEmulator(options);
+  await emulator.listen(options.port ?? 0);
+  return emulator;
+}
+
+export class DiscordEmulator {
+  readonly token: string;
+  /** Unexpected handler exceptions (answered as HTTP 500). Tests can assert this stays empty. */
+  readonly errors: unknown[] = [];
+  readonly #world: World;
+  readonly #core: EmulatorCore;
+  readonly #gateway: Gateway;
+  readonly #server: Server;
+  readonly #script: Scripting;
+  readonly #notifier = new ChangeNotifier();
+  readonly #requests: RecordedRequest[] = [];
+  #port = 0;
+
+  constructor(options: EmulatorOptions) {
+    // Shaped like a real bot token: base64(user id).base64(timestamp).hmac
+    const stamp = Buffer.from(Math.floor(Date.now() / 1000).toString(16), 'hex').toString('base64url');
+    this.token =
+      options.token ??
+      `${Buffer.from(options.botUser.id).toString('base64url')}.${stamp}.${randomBytes(20).toString('base64url')}`;
+    this.#world = new World(options);
+    const notifier = this.#notifier;
+    this.#gateway = new Gateway({
+      world: this.#world,
+      token: this.token,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+      privilegedIntents: options.privilegedIntents ?? PRIVILEGED_INTENTS,
+      resumeUrl: () => `ws://127.0.0.1:${this.#port}/gateway/resume`,
+      onChange: () => notifier.notify(),
+    });
+    this.#core = {
+      world: this.#world,
+      factory: new MessageFactory(this.#world, () => `http://127.0.0.1:${this.#port}`),
+      publish: new EventPublisher(this.#gateway, this.#world),
+      gateway: this.#gateway,
+      interactions: new InteractionRegistry(),
+      notifier,
+      token: this.token,
+      echoBotMessages: options.echoBotMessages ?? true,
+      gatewayUrl: () => this.gatewayUrl,
+    };
+    const router = new Router();
+    registerMetaRoutes(router, this.#core);
+    registerCommandRoutes(router, this.#core);
+    registerChannelRoutes(router, this.#core);
+    registerInteractionRoutes(router, this.#core);
+    this.#server = createHttpServer({
+      router,
+      token: this.token,
+      file: (id) => this.#world.files.get(id),
+      onRequest: (record) => {
+        this.#requests.push(record);
+        notifier.notify();
+      },
+      onError: (error) => this.errors.push(error),
+    });
+    this.#gateway.attach(this.#server);
+    this.#script = new Scripting(this.#core);
+  }
+
+  /** @internal Use {@link startDiscordEmulator}. */
+  async listen(port: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.#port = (this.#server.address() as AddressInfo).port;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  /** Value for discord.js `rest.api` (discord.js appends `/v10`). */
+  get restUrl(): string {
+    return `http://127.0.0.1:${this.#port}/api`;
+  }
+
+  /** Returned by `GET /gateway/bot`; @discordjs/ws appends `?v=10&encoding=json`. */
+  get gatewayUrl(): string {
+    return `ws://127.0.0.1:${this.#port}/gateway`;
+  }
+
+  get applicationId(): string {
+    return this.#world.applicationId;
+  }
+
+  get botUser(): ApiUser {
+    return this.#world.botUser;
+  }
+
+  clientOptions(): EmulatorClientOptions {
+    return { rest: { api: this.restUrl } };
+  }
+
+  // ------------------------------------------------------------------ observation
+
+  /** Every REST request received (including failed ones), oldest first. */
+  get requests(): readonly RecordedRequest[] {
+    return this.#requests;
+  }
+
+  /** Requests matching a method and an exact path (below /api/v10) or a path pattern. */
+  requestsTo(method: string, path: string | RegExp): RecordedRequest[] {
+    return this.#requests.filter(
+      (r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)),
+    );
+  }
+
+  waitForRequest(
+    predicate: (r: RecordedRequest) => boolean,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+  ): Promise<RecordedRequest> {
+    return this.#notifier.waitFor(() => this.#requests.find(predicate), timeoutMs, 'a matching REST request');
+  }
+
+  /** Gateway frames received from clients (heartbeats, IDENTIFY, RESUME, op 8, ...). */
+  get gatewayFrames(): readonly GatewayFrameRecord[] {
+    return this.#gateway.received;
+  }
+
+  sessions(): GatewaySessionInfo[] {
+    return this.#gateway.info();
+  }
+
+  /** Resolves once at least `count` identified sessions are connected. */
+  waitForIdentify(count = 1, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<GatewaySessionInfo[]> {
+    return this.#notifier.waitFor(
+      () => {
+        const live = this.sessions().filter((s) => s.connected);
+        return live.length >= count ? live : undefined;
+      },
+      timeoutMs,
+      `${count} identified gateway session(s)`,
+    );
+  }
+
+  /** Every message the bot created (channel sends, interaction replies and followups, incl. ephemeral), oldest first. */
+  sentMessages(channelId?: string): ApiMessage[] {
+    const botId = this.#world.botUser.id;
+    return [...this.#world.messages.values()].filter(
+      (m) => m.author.id === botId && (channelId === undefined || m.channel_id === channelId),
+    );
+  }
+
+  /** Resolves with the first bot message (already sent or future) matching `predicate`. */
+  waitForMessage(predicate: (m: ApiMessage) => boolean, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ApiMessage> {
+    return this.#notifier.waitFor(
+      () => this.sentMessages().find(predicate),
+      timeoutMs,
+      'a matching bot message',
+    );
+  }
+
+  /** Channel history (all authors, ephemeral excluded), oldest first. */
+  channelMessages(channelId: string): ApiMessage[] {
+    return this.#world.messagesIn(channelId);
+  }
+
+  message(id: string): ApiMessage | undefined {
+    return this.#world.messages.get(id);
+  }
+
+  channel(id: string): ApiChannel | undefined {
+    return this.#world.channels.get(id);
+  }
+
+  /** Bytes of an attachment (by object or id). */
+  attachment(attachment: ApiAttachment | string): RecordedFile | undefined {
+    return this.#world.files.get(typeof attachment === 'string' ? attachment : attachment.id);
+  }
+
+  /** Application commands registered over REST (global by default, or for a guild). */
+  commands(guildId?: string): ApiCommand[] {
+    return this.#world.commands.get(guildId ?? 'global') ?? [];
+  }
+
+  member(guildId: string, userId: string): { nick: string | null; roles: string[] } | undefined {
+    return this.#world.guilds.get(guildId)?.members.get(userId);
+  }
+
+  // ------------------------------------------------------------------ scripting (user / Discord side)
+
+  /** A user posts a message: stored for GET and dispatched as MESSAGE_CREATE. */
+  sendMessage(input: UserMessageInput): ApiMessage {
+    return this.#script.sendMessage(input);
+  }
+
+  editMessage(
+    messageId: string,
+    changes: { content?: string; embeds?: JsonObject[]; components?: JsonObject[] },
+  ): ApiMessage {
+    return this.#script.editMessage(messageId, changes);
+  }
+
+  deleteMessage(messageId: string): void {
+    this.#script.deleteMessage(messageId);
+  }
+
+  addMember(guildId: string, member: MemberSeed): void {
+    this.#script.addMember(guildId, member);
+  }
+
+  renameMember(guildId: string, userId: string, nick: string | null): void {
+    this.#script.updateMember(guildId, userId, { nick });
+  }
+
+  updateMember(guildId: string, userId: string, changes: { nick?: string | null; roles?: string[] }): void {
+    this.#script.updateMember(guildId, userId, changes);
+  }
+
+  updateUser(userId: string, changes: Partial<Pick<UserSeed, 'username' | 'global_name'>>): void {
+    this.#script.updateUser(userId, changes);
+  }
+
+  removeMember(guildId: string, userId: string): void {
+    this.#script.removeMember(guildId, userId);
+  }
+
+  createChannel(guildId: string, channel: ChannelSeed): ApiChannel {
+    return this.#script.createChannel(guildId, channel);
+  }
+
+  /** A user runs a chat-input command: dispatches INTERACTION_CREATE (type 2). */
+  invokeCommand(invocation: CommandInvocation): InteractionHandle {
+    return this.#script.invokeCommand(invocation);
+  }
+
+  /** A user clicks a button (or uses a select menu): dispatches INTERACTION_CREATE (type 3). */
+  clickButton(click: ButtonClick): InteractionHandle {
+    return this.#script.clickButton(click);
+  }
+
+  /** Raw dispatch to every matching session; returns the number of sessions reached. */
+  dispatch(event: string, data: unknown, options: DispatchOptions = {}): number {
+    return this.#gateway.dispatch(event, data, options);
+  }
+
+  /** Drops live gateway connections (code 4000 by default, which discord.js answers with RESUME). */
+  disconnect(options: { code?: number; sessionId?: string } = {}): void {
+    this.#gateway.disconnect(options.code ?? GatewayCloseCode.UnknownError, options.sessionId);
+  }
+
+  /**
+   * Stops everything. Destroy discord.js clients first; clients still connected are closed with
+   * code 4004 (unrecoverable for discord.js) so they stop reconnecting instead of spinning forever.
+   */
+  async close(): Promise<void> {
+    this.#notifier.cancelAll(new Error('Discord emulator closed'));
+    await this.#gateway.close();
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}

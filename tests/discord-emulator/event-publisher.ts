@@ -1,0 +1,88 @@
+import type { Gateway, GatewaySession } from './gateway.js';
+import { GatewayIntents } from './gateway-protocol.js';
+import { MessageFactory } from './messages.js';
+import type { ApiChannel, ApiInteraction, ApiMessage, ApiUser } from './types.js';
+import type { World } from './world.js';
+
+/** Turns world changes into correctly gated gateway dispatches. */
+export class EventPublisher {
+  readonly #gateway: Gateway;
+  readonly #world: World;
+
+  constructor(gateway: Gateway, world: World) {
+    this.#gateway = gateway;
+    this.#world = world;
+  }
+
+  messageCreate(message: ApiMessage): number {
+    return this.#message('MESSAGE_CREATE', message);
+  }
+
+  messageUpdate(message: ApiMessage): number {
+    return this.#message('MESSAGE_UPDATE', message);
+  }
+
+  messageDelete(message: ApiMessage): number {
+    const { id, channel_id, guild_id } = message;
+    const d = guild_id === undefined ? { id, channel_id } : { id, channel_id, guild_id };
+    return this.#gateway.dispatch('MESSAGE_DELETE', d, this.#messageGate(message));
+  }
+
+  memberAdd(guildId: string, userId: string): number {
+    const d = { ...this.#world.memberPayload(guildId, userId), guild_id: guildId };
+    return this.#gateway.dispatch('GUILD_MEMBER_ADD', d, { guildId, intent: GatewayIntents.GuildMembers });
+  }
+
+  memberUpdate(guildId: string, userId: string): number {
+    const d = { ...this.#world.memberPayload(guildId, userId), guild_id: guildId };
+    return this.#gateway.dispatch('GUILD_MEMBER_UPDATE', d, { guildId, intent: GatewayIntents.GuildMembers });
+  }
+
+  memberRemove(guildId: string, user: ApiUser): number {
+    return this.#gateway.dispatch(
+      'GUILD_MEMBER_REMOVE',
+      { guild_id: guildId, user },
+      {
+        guildId,
+        intent: GatewayIntents.GuildMembers,
+      },
+    );
+  }
+
+  channelCreate(channel: ApiChannel, thread: boolean): number {
+    const guildId = channel.guild_id;
+    const options = guildId === undefined ? {} : { guildId, intent: GatewayIntents.Guilds };
+    const d = thread ? { ...channel, newly_created: true } : channel;
+    return this.#gateway.dispatch(thread ? 'THREAD_CREATE' : 'CHANNEL_CREATE', d, options);
+  }
+
+  interactionCreate(payload: ApiInteraction): number {
+    const guildId = payload.guild_id;
+    return this.#gateway.dispatch('INTERACTION_CREATE', payload, guildId === undefined ? {} : { guildId });
+  }
+
+  #message(event: string, message: ApiMessage): number {
+    return this.#gateway.dispatch(event, message, {
+      ...this.#messageGate(message),
+      transform: (data, session) =>
+        this.#seesContent(session, message) ? data : MessageFactory.withoutContent(message),
+    });
+  }
+
+  #messageGate(message: ApiMessage): { guildId?: string; intent: number } {
+    return message.guild_id === undefined
+      ? { intent: GatewayIntents.DirectMessages }
+      : { guildId: message.guild_id, intent: GatewayIntents.GuildMessages };
+  }
+
+  /** Discord withholds content without MessageContent unless the bot wrote or was mentioned in it. */
+  #seesContent(session: GatewaySession, message: ApiMessage): boolean {
+    if (session.intents & GatewayIntents.MessageContent) return true;
+    const botId = this.#world.botUser.id;
+    return (
+      message.guild_id === undefined ||
+      message.author.id === botId ||
+      message.mentions.some((u) => u.id === botId)
+    );
+  }
+}
