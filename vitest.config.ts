@@ -1,8 +1,11 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+const conditions = ['@permafrost/source', ...defaultServerConditions];
+
 export default defineConfig({
-  resolve: { conditions: ['@permafrost/source', 'module', 'node', 'default'] },
-  ssr: { resolve: { conditions: ['@permafrost/source', 'module', 'node', 'default'] } },
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'tests/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
     setupFiles: ['./scripts/fail-on-console.ts'],

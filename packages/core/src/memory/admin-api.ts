@@ -1,0 +1,116 @@
+import { ErrorCode, MemoryError } from '../errors/index.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, guildExportSchema, type GuildExport, type PurgeReport } from '../model/admin.js';
+import { isActive, type Fact } from '../model/fact.js';
+import type { Alias, Digest, Relation } from '../model/graph.js';
+import type { StoredMessage } from '../model/message.js';
+import type { ImportCounts } from '../ports/governance-store.js';
+import type { IngestDeps } from '../ingest/deps.js';
+
+const EMBED_CHUNK = 64;
+
+/** Everything stored about one member of one guild (a data-access export). */
+export interface UserExport {
+  readonly format: 'permafrost.user-export';
+  readonly version: 1;
+  readonly guildId: string;
+  readonly userId: string;
+  readonly exportedAt: Date;
+  readonly optedOut: boolean;
+  readonly factsAbout: readonly Fact[];
+  readonly factsStated: readonly Fact[];
+  readonly aliases: readonly Alias[];
+  readonly relations: readonly Relation[];
+  readonly digest: Digest | null;
+  readonly messages: readonly StoredMessage[];
+}
+
+export interface AdminApiDeps extends IngestDeps {
+  readonly ensureStarted: () => Promise<void>;
+  /** Clears per-process caches that may hold the user's data (names, hot conversation tier). */
+  readonly forgetUserCaches: (guildId: string, userId: string) => void;
+}
+
+export function createAdminApi(deps: AdminApiDeps) {
+  const { store, clock } = deps;
+
+  /** Re-computes vectors for imported facts (active flag kept, so time travel still works). */
+  const reembed = async (guildId: string, facts: readonly Fact[]) => {
+    for (let i = 0; i < facts.length; i += EMBED_CHUNK) {
+      const chunk = facts.slice(i, i + EMBED_CHUNK);
+      const vectors = await deps.embedder.embed(chunk.map((f) => f.text));
+      await store.vectors.upsert(chunk.map((f, j) => ({ kind: 'fact' as const, id: f.id, guildId, subjectId: f.subjectId, active: isActive(f), vector: vectors[j] as Float32Array })));
+    }
+  };
+
+  return {
+    /** Opted-out members are never observed or recalled; nothing is deleted until purge. */
+    async setOptOut(input: { guildId: string; userId: string; optedOut: boolean }): Promise<void> {
+      await deps.ensureStarted();
+      await store.governance.setOptOut(input.guildId, input.userId, input.optedOut, clock.now());
+    },
+
+    async getOptOut(input: { guildId: string; userId: string }): Promise<boolean> {
+      await deps.ensureStarted();
+      return store.governance.isOptedOut(input.guildId, input.userId);
+    },
+
+    /**
+     * Removes every trace of a member in a guild (facts about them and facts they stated, vectors,
+     * keyword rows, history, links, relations, aliases, digest, their messages). A dry run (the
+     * default) only counts.
+     */
+    async purgeUser(input: { guildId: string; userId: string; dryRun?: boolean }): Promise<PurgeReport> {
+      await deps.ensureStarted();
+      const report = await store.governance.purgeUser({ guildId: input.guildId, userId: input.userId, dryRun: input.dryRun ?? true });
+      if (!report.dryRun) deps.forgetUserCaches(input.guildId, input.userId);
+      return report;
+    },
+
+    /** A versioned JSON-ready document of the guild's memory (facts incl. inactive, graph, aliases, digests). */
+    async exportGuild(input: { guildId: string }): Promise<GuildExport> {
+      await deps.ensureStarted();
+      const snapshot = await store.governance.exportGuild(input.guildId);
+      return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: clock.now(), ...snapshot };
+    },
+
+    /** Restores an export (validated), re-embedding every fact with the current embedder. */
+    async importGuild(input: { data: unknown; guildId?: string }): Promise<ImportCounts> {
+      await deps.ensureStarted();
+      const parsed = guildExportSchema.safeParse(input.data);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.slice(0, 50).map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message }));
+        throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'the export document does not match the expected format', { issues });
+      }
+      const { format: _f, version: _v, exportedAt: _e, ...snapshot } = parsed.data;
+      const guildId = input.guildId ?? snapshot.guildId;
+      const target = { ...snapshot, guildId };
+      const counts = await store.governance.importGuild(target);
+      await reembed(guildId, target.facts.map((f) => ({ ...f, guildId })));
+      return counts;
+    },
+
+    /** Everything stored about one member, for data-access requests. */
+    async exportUser(input: { guildId: string; userId: string }): Promise<UserExport> {
+      await deps.ensureStarted();
+      const snapshot = await store.governance.exportGuild(input.guildId);
+      const u = input.userId;
+      const messages = await store.conversation.authorHistory(input.guildId, u, 100_000);
+      return {
+        format: 'permafrost.user-export',
+        version: 1,
+        guildId: input.guildId,
+        userId: u,
+        exportedAt: clock.now(),
+        optedOut: snapshot.optOuts.includes(u),
+        factsAbout: snapshot.facts.filter((f) => f.subjectId === u),
+        factsStated: snapshot.facts.filter((f) => f.subjectId !== u && f.attribution.speakerId === u),
+        aliases: snapshot.aliases.filter((a) => a.userId === u),
+        relations: snapshot.relations.filter((r) => (r.srcType === 'user' && r.srcId === u) || (r.dstType === 'user' && r.dstId === u)),
+        digest: snapshot.digests.find((d) => d.subjectId === u) ?? null,
+        messages,
+      };
+    },
+  };
+}
+
+export type AdminApi = ReturnType<typeof createAdminApi>;

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { ErrorCode, MemoryError } from '../errors/index.js';
+import { isValidAlias, normalizeAlias, aliasWeight } from '../identity/aliases.js';
+import { AliasSource, IgnoreReason, MessageKind, MessageStatus, ObserveStatus, RejectReason } from '../model/enums.js';
+import { MAX_CONTENT_CHARS, messageEventSchema, type MessageEvent, type MessageEventInput, type StoredMessage } from '../model/message.js';
+import type { MemoryConfig } from '../config/schema.js';
+import type { Clock } from '../ports/clock.js';
+import type { Logger } from '../ports/logger.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+
+export interface ObserveReceipt {
+  readonly messageId: string;
+  readonly status: ObserveStatus;
+  readonly reason: IgnoreReason | RejectReason | null;
+}
+
+export interface ObserveDeps {
+  readonly config: MemoryConfig;
+  readonly clock: Clock;
+  readonly isBot: (userId: string) => boolean;
+  readonly logger?: Logger;
+  /** Called for every stored message (hot conversation cache, metrics). */
+  readonly onStored?: (message: StoredMessage) => void;
+}
+
+/** Validates a message event; the only error observe raises (SCHEMA_INVALID). */
+export function parseMessageEvent(input: unknown): MessageEvent {
+  const parsed = messageEventSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message }));
+  throw new MemoryError(ErrorCode.SCHEMA_INVALID, `invalid message event at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`, { issues });
+}
+
+const receipt = (messageId: string, status: ObserveStatus, reason: IgnoreReason | RejectReason | null = null): ObserveReceipt => ({ messageId, status, reason });
+
+/**
+ * The observe path: O(1), no model, no embedding. Decides ignore/reject from in-process state and
+ * one consent read, stores the message as a queue row, and registers the author's display name.
+ */
+export class Observer {
+  readonly #deps: ObserveDeps;
+  readonly #patterns: readonly RegExp[];
+  /** Last alias registered per (guild, user), so unchanged names cost no write. */
+  readonly #knownNames = new Map<string, string>();
+
+  constructor(deps: ObserveDeps) {
+    this.#deps = deps;
+    this.#patterns = deps.config.observe.ignorePatterns.map((p) => new RegExp(p, 'iu'));
+  }
+
+  /** Content decision after consent: a receipt when the message is dropped, else the row to store. */
+  prepare(event: MessageEvent): ObserveReceipt | StoredMessage {
+    const { config } = this.#deps;
+    const trimmed = event.content.trim();
+    if (trimmed.length < config.observe.minMessageChars) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.EMPTY_CONTENT);
+    if (this.#patterns.some((p) => p.test(event.content))) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.IGNORED_PATTERN);
+    const raw = config.privacy.storeRawMessages;
+    const truncated = event.content.length > MAX_CONTENT_CHARS;
+    return {
+      messageId: event.messageId,
+      guildId: event.guildId,
+      channelId: event.channelId,
+      authorId: event.authorId,
+      authorUsername: event.authorUsername,
+      authorDisplayName: event.authorDisplayName,
+      authorIsBot: false,
+      content: raw ? (truncated ? event.content.slice(0, MAX_CONTENT_CHARS) : event.content) : createHash('sha256').update(event.content).digest('hex').slice(0, 16),
+      contentTruncated: raw && truncated,
+      rawStored: raw,
+      createdAt: event.createdAt,
+      mentionIds: [...new Set(event.mentionIds)].slice(0, 100),
+      replyToMessageId: event.replyToMessageId,
+      threadParentId: event.threadParentId,
+      edited: event.edited,
+      metadata: event.metadata ?? null,
+      kind: MessageKind.CHAT,
+      subjectKey: event.authorId,
+      status: raw ? MessageStatus.PENDING : MessageStatus.PROCESSED,
+      attempts: 0,
+      nextAttemptAt: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      processedAt: raw ? null : this.#deps.clock.now(),
+    };
+  }
+
+  async observe(store: MemoryStore, input: MessageEventInput): Promise<ObserveReceipt> {
+    const event = parseMessageEvent(input);
+    if (event.authorIsBot || this.#deps.isBot(event.authorId)) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.BOT_AUTHOR);
+    try {
+      if (await store.governance.isOptedOut(event.guildId, event.authorId)) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
+    } catch (error) {
+      return this.#rejected(event, error);
+    }
+    const prepared = this.prepare(event);
+    if (!('kind' in prepared)) return prepared;
+    const row = prepared;
+    try {
+      const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);
+      if (outcome === 'duplicate') return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+      if (outcome === 'over_capacity') return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.QUEUE_OVER_CAPACITY);
+      await this.#registerName(store, event);
+      this.#deps.onStored?.(row);
+      return receipt(row.messageId, ObserveStatus.ACCEPTED);
+    } catch (error) {
+      return this.#rejected(event, error);
+    }
+  }
+
+  #rejected(event: MessageEvent, error: unknown): ObserveReceipt {
+    this.#deps.logger?.({ level: 'warn', event: 'observe.store_failed', data: { guildId: event.guildId, code: MemoryError.is(error) ? error.code : 'INTERNAL' }, error });
+    return receipt(event.messageId, ObserveStatus.REJECTED, MemoryError.is(error, ErrorCode.CLOSED) ? RejectReason.CLOSED : RejectReason.STORAGE_UNAVAILABLE);
+  }
+
+  async #registerName(store: MemoryStore, event: MessageEvent): Promise<void> {
+    const name = event.authorDisplayName.trim() || event.authorUsername.trim();
+    const cacheKey = `${event.guildId}\u0000${event.authorId}`;
+    if (name.length === 0 || this.#knownNames.get(cacheKey) === name) return;
+    const at = this.#deps.clock.now();
+    const display = normalizeAlias(name);
+    if (isValidAlias(display)) {
+      await store.aliases.upsert({ guildId: event.guildId, alias: display, userId: event.authorId, source: AliasSource.DISPLAY_NAME, weight: aliasWeight(AliasSource.DISPLAY_NAME, display), updatedAt: at });
+    }
+    const username = normalizeAlias(event.authorUsername);
+    if (username !== display && isValidAlias(username)) {
+      await store.aliases.upsert({ guildId: event.guildId, alias: username, userId: event.authorId, source: AliasSource.DISCORD_USERNAME, weight: aliasWeight(AliasSource.DISCORD_USERNAME, username), updatedAt: at });
+    }
+    if (this.#knownNames.size > 50_000) this.#knownNames.clear();
+    this.#knownNames.set(cacheKey, name);
+  }
+
+  /** Forget cached names of a user (after purge or rename handling elsewhere). */
+  forgetUser(guildId: string, userId: string): void {
+    this.#knownNames.delete(`${guildId}\u0000${userId}`);
+  }
+}

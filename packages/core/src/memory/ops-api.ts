@@ -1,0 +1,156 @@
+import { aliasWeight, isValidAlias, normalizeAlias } from '../identity/aliases.js';
+import type { IngestEngine } from '../ingest/engine.js';
+import { runMaintenance, type MaintenanceReport } from '../lifecycle/maintenance.js';
+import { AliasSource, HealthStatus } from '../model/enums.js';
+import { isActive } from '../model/fact.js';
+import type { PricedMeterSnapshot } from '../llm/index.js';
+import { MemoryError } from '../errors/index.js';
+import { renderPrometheus, type MetricsRegistry, type MetricsSnapshot } from '../runtime/metrics.js';
+import type { EventBus } from '../runtime/events.js';
+import type { Runtime } from './runtime.js';
+
+export interface ComponentHealth {
+  readonly component: 'storage' | 'llm' | 'embedder' | 'workers';
+  readonly status: HealthStatus;
+  readonly detail: string;
+}
+
+export interface HealthReport {
+  readonly status: HealthStatus;
+  readonly components: readonly ComponentHealth[];
+  readonly pending: number;
+  readonly deadLetters: number;
+  /** Seconds since this process last completed a batch (null: none yet). */
+  readonly lastBatchAgeSeconds: number | null;
+}
+
+export interface OpsMetrics extends MetricsSnapshot {
+  readonly meter: PricedMeterSnapshot;
+  /** Prometheus text exposition of the same numbers. */
+  prometheus(): string;
+}
+
+export interface OpsDeps {
+  readonly runtime: () => Promise<Runtime>;
+  readonly engine: () => Promise<IngestEngine>;
+  readonly events: EventBus;
+  readonly metrics: MetricsRegistry;
+  readonly guilds: () => Iterable<string>;
+  readonly workersRunning: () => boolean;
+}
+
+export function createOpsApi(deps: OpsDeps) {
+  return {
+    /** Processes due batches now (cron or split-process mode). */
+    async runPending(input: { limit?: number; guildId?: string } = {}): Promise<number> {
+      return (await deps.engine()).runPending(input);
+    },
+
+    /** Dead letters back to pending (attempts reset). */
+    async retryDeadLetters(input: { guildId?: string } = {}): Promise<number> {
+      const rt = await deps.runtime();
+      return rt.store.queue.requeueDead(input.guildId);
+    },
+
+    /** Registers usernames and display names of existing members (cold-start identity). */
+    async backfillAliases(input: { guildId: string; members: readonly { userId: string; username?: string; displayName?: string }[] }): Promise<number> {
+      const rt = await deps.runtime();
+      const at = rt.clock.now();
+      let n = 0;
+      for (const m of input.members) {
+        for (const [raw, source] of [
+          [m.username, AliasSource.DISCORD_USERNAME],
+          [m.displayName, AliasSource.DISPLAY_NAME],
+        ] as const) {
+          if (!raw) continue;
+          const alias = normalizeAlias(raw);
+          if (!isValidAlias(alias)) continue;
+          await rt.store.aliases.upsert({ guildId: input.guildId, alias, userId: m.userId, source, weight: aliasWeight(source, alias), updatedAt: at });
+          n++;
+        }
+      }
+      return n;
+    },
+
+    /** Runs lifecycle maintenance for a guild now (or only when due unless forced). */
+    async maintenance(input: { guildId: string; force?: boolean }): Promise<MaintenanceReport> {
+      const rt = await deps.runtime();
+      return runMaintenance({ store: rt.store, clock: rt.clock, config: rt.config, events: deps.events, ...(rt.logger ? { logger: rt.logger } : {}) }, input.guildId, input.force ?? true);
+    },
+
+    /** Re-embeds every fact of every guild with the current embedder (after changing embedders). */
+    async reindex(): Promise<{ guilds: number; vectors: number }> {
+      const rt = await deps.runtime();
+      await rt.store.vectors.reset();
+      let vectors = 0;
+      const guilds = await rt.store.governance.listGuildIds();
+      for (const guildId of guilds) {
+        let cursor: string | undefined;
+        do {
+          const page = await rt.store.facts.list({ guildId, validity: 'any', limit: 256, ...(cursor ? { cursor } : {}) });
+          const embedded = await rt.embedder.embed(page.items.map((f) => f.text));
+          await rt.store.vectors.upsert(page.items.map((f, i) => ({ kind: 'fact' as const, id: f.id, guildId, subjectId: f.subjectId, active: isActive(f), vector: embedded[i] as Float32Array })));
+          vectors += page.items.length;
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+      }
+      await rt.store.governance.setMeta('embedder.id', rt.embedder.id);
+      return { guilds: guilds.length, vectors };
+    },
+
+    async health(): Promise<HealthReport> {
+      const components: ComponentHealth[] = [];
+      let pending = 0;
+      let dead = 0;
+      let lastBatchAgeSeconds: number | null = null;
+      try {
+        const rt = await deps.runtime();
+        const engine = await deps.engine();
+        await rt.store.ping();
+        components.push({ component: 'storage', status: HealthStatus.OK, detail: rt.store.name });
+        components.push(
+          rt.llm
+            ? { component: 'llm', status: HealthStatus.OK, detail: rt.llm.model }
+            : { component: 'llm', status: HealthStatus.DEGRADED, detail: 'extraction disabled (no llm)' },
+        );
+        components.push({ component: 'embedder', status: HealthStatus.OK, detail: rt.embedder.id });
+        components.push({ component: 'workers', status: deps.workersRunning() ? HealthStatus.OK : HealthStatus.DEGRADED, detail: deps.workersRunning() ? 'running' : 'not running (use ops.runPending)' });
+        for (const guildId of deps.guilds()) {
+          const c = await rt.store.queue.counts(guildId);
+          pending += c.pending;
+          dead += c.dead;
+        }
+        const last = engine.lastSuccessAt;
+        lastBatchAgeSeconds = last ? Math.max(0, (rt.clock.now().getTime() - last.getTime()) / 1000) : null;
+      } catch (error) {
+        components.push({ component: 'storage', status: HealthStatus.DOWN, detail: MemoryError.is(error) ? error.code : 'unreachable' });
+      }
+      const status = components.some((c) => c.status === HealthStatus.DOWN)
+        ? HealthStatus.DOWN
+        : components.some((c) => c.status === HealthStatus.DEGRADED)
+          ? HealthStatus.DEGRADED
+          : HealthStatus.OK;
+      return { status, components, pending, deadLetters: dead, lastBatchAgeSeconds };
+    },
+
+    async meterSnapshot(): Promise<PricedMeterSnapshot> {
+      return (await deps.runtime()).meter.snapshot();
+    },
+
+    async metrics(): Promise<OpsMetrics> {
+      const rt = await deps.runtime();
+      const snapshot = deps.metrics.snapshot();
+      const meter = rt.meter.snapshot();
+      const gauges: Record<string, number> = {};
+      for (const [purpose, t] of Object.entries(meter.byPurpose)) {
+        gauges[`llm_calls{purpose="${purpose}"}`] = t.calls;
+        gauges[`llm_prompt_tokens{purpose="${purpose}"}`] = t.promptTokens;
+        gauges[`llm_completion_tokens{purpose="${purpose}"}`] = t.completionTokens;
+        gauges[`llm_cost_usd{purpose="${purpose}"}`] = t.costUsd;
+      }
+      return { ...snapshot, meter, prometheus: () => renderPrometheus(snapshot, gauges) };
+    },
+  };
+}
+
+export type OpsApi = ReturnType<typeof createOpsApi>;

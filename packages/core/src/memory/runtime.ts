@@ -1,0 +1,76 @@
+import { createUlidIdGen } from '../adapters/system/ulid-id-gen.js';
+import { systemClock } from '../adapters/system/system-clock.js';
+import { createInMemoryStore } from '../adapters/in-memory/in-memory-store.js';
+import { cacheEmbedder } from '../embedding/cached-embedder.js';
+import { ErrorCode, MemoryError } from '../errors/index.js';
+import type { MemoryConfig } from '../config/schema.js';
+import type { ChatLLM } from '../ports/chat-llm.js';
+import type { Clock, IdGen } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { Logger } from '../ports/logger.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import type { Meter } from '../ports/meter.js';
+import type { Reranker } from '../ports/reranker.js';
+import { guardStore, type GuardedStore } from '../runtime/guarded-store.js';
+import { resolveStoreFactory } from '../runtime/store-registry.js';
+import type { MemoryOverrides } from './overrides.js';
+import { resolveEmbedder, resolveModels } from './models.js';
+
+export interface Runtime {
+  readonly config: MemoryConfig;
+  readonly clock: Clock;
+  readonly ids: IdGen;
+  readonly logger: Logger | undefined;
+  readonly store: GuardedStore;
+  readonly embedder: Embedder;
+  readonly llm: ChatLLM | null;
+  readonly smallLlm: ChatLLM | null;
+  readonly reranker: Reranker | null;
+  readonly meter: PricedMeter;
+}
+
+const META_EMBEDDER = 'embedder.id';
+
+/** Builds the store named by `storage` (or the override) with the queue/vector role overrides applied. */
+async function buildStore(config: MemoryConfig, overrides: MemoryOverrides, logger: Logger | undefined): Promise<MemoryStore> {
+  let store: MemoryStore;
+  if (overrides.store) store = overrides.store;
+  else if (config.storage.scheme === 'memory') store = createInMemoryStore();
+  else {
+    const factory = await resolveStoreFactory(config.storage.scheme);
+    store = await factory(config.storage.url, logger ? { logger } : {});
+  }
+  if (!overrides.queue && !overrides.vectors) return store;
+  return { ...store, queue: overrides.queue ?? store.queue, vectors: overrides.vectors ?? store.vectors, setup: () => store.setup(), ping: () => store.ping(), close: () => store.close(), transaction: (fn) => store.transaction(fn) };
+}
+
+/**
+ * Checks the embedder against stored vectors: a different vector length, or a different embedder
+ * id while vectors exist, fails with DIMENSION_MISMATCH (run `permafrost reindex`).
+ */
+export async function checkEmbedder(store: MemoryStore, embedder: Embedder): Promise<void> {
+  const stored = await store.vectors.dimensions();
+  let dims = embedder.dimensions;
+  if (dims === undefined) dims = (await embedder.embed(['dimension probe']))[0]?.length;
+  if (stored !== null && dims !== undefined && stored !== dims) {
+    throw new MemoryError(ErrorCode.DIMENSION_MISMATCH, `stored vectors have ${stored} dimensions but the embedder produces ${dims}; run \`permafrost reindex\``);
+  }
+  const recorded = await store.governance.getMeta(META_EMBEDDER);
+  if (recorded !== null && recorded !== embedder.id && stored !== null) {
+    throw new MemoryError(ErrorCode.DIMENSION_MISMATCH, `stored vectors were made by embedder "${recorded}", not "${embedder.id}"; run \`permafrost reindex\``);
+  }
+  if (recorded !== embedder.id) await store.governance.setMeta(META_EMBEDDER, embedder.id);
+}
+
+export async function buildRuntime(config: MemoryConfig, overrides: MemoryOverrides): Promise<Runtime> {
+  const logger = overrides.logger;
+  const clock = overrides.clock ?? systemClock;
+  const ids = overrides.idGen ?? createUlidIdGen(clock);
+  const store = guardStore(await buildStore(config, overrides, logger), logger);
+  await store.setup();
+  const baseEmbedder = overrides.embedder ?? (await resolveEmbedder(config, overrides));
+  const embedder = config.embeddingCacheEntries > 0 ? cacheEmbedder(baseEmbedder, { maxEntries: config.embeddingCacheEntries }) : baseEmbedder;
+  await checkEmbedder(store, embedder);
+  const { llm, smallLlm, meter } = await resolveModels(config, overrides);
+  return { config, clock, ids, logger, store, embedder, llm, smallLlm, reranker: overrides.reranker ?? null, meter };
+}
