@@ -96,7 +96,8 @@ function strictify(node: Node, path: readonly string[]): void {
       fail(path, 'objects may not allow additional properties');
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     for (const key of Object.keys(props))
-      if (!required.has(key)) fail([...path, 'properties', key], 'optional properties must be nullable instead');
+      if (!required.has(key))
+        fail([...path, 'properties', key], 'optional properties must be nullable instead');
     node.required = Object.keys(props);
     node.additionalProperties = false;
     for (const [key, child] of Object.entries(props))

@@ -1,1 +1,16 @@
 export { FixedClock, sequentialIds } from './fixed-clock.js';
+export {
+  type ContentPart,
+  defaultEmbedding,
+  estimateTokens,
+  OpenAiReply,
+  type ScriptedReply,
+} from './openai-replies.js';
+export {
+  type OpenAiRequestBody,
+  type RecordedOpenAiRequest,
+  type ScriptedOpenAiServer,
+  type ScriptedOpenAiServerOptions,
+  type ScriptStep,
+  startScriptedOpenAiServer,
+} from './openai-server.js';
