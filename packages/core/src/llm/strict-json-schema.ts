@@ -75,6 +75,7 @@ function collapseNullable(node: Node): void {
 }
 
 function strictify(node: Node, path: readonly string[]): void {
+  collapseNullable(node);
   for (const key of UNSUPPORTED) if (key in node) fail(path, `keyword "${key}" is not supported`);
   for (const key of DROPPED) delete node[key];
   if (node.type === 'integer') {
@@ -85,7 +86,6 @@ function strictify(node: Node, path: readonly string[]): void {
     node.anyOf = node.oneOf;
     delete node.oneOf;
   }
-  collapseNullable(node);
 
   const isObject = node.type === 'object' || 'properties' in node;
   if (isObject) {

@@ -13,7 +13,10 @@ export interface ScriptedReply {
   readonly content?: string | readonly ContentPart[] | null;
   /** Chat: content = `JSON.stringify(json)`. */
   readonly json?: unknown;
-  /** Embeddings: the vectors, one per input (default: deterministic, unnormalised, from the text). */
+  /**
+   * Embeddings: the vectors, sent as given (so a wrong count can be scripted). Default: one
+   * deterministic, unnormalised vector per input (`defaultEmbedding`).
+   */
   readonly vectors?: readonly (readonly number[])[];
   /** Embeddings: send `data` in reverse order (clients must sort by `index`). */
   readonly reverseOrder?: boolean;
@@ -139,11 +142,8 @@ export function embeddingsBody(
   inputs: readonly string[],
   dimensions: number,
 ): unknown {
-  const data = inputs.map((text, index) => ({
-    object: 'embedding',
-    index,
-    embedding: reply.vectors?.[index] ?? defaultEmbedding(text, dimensions),
-  }));
+  const vectors = reply.vectors ?? inputs.map((text) => defaultEmbedding(text, dimensions));
+  const data = vectors.map((embedding, index) => ({ object: 'embedding', index, embedding }));
   if (reply.reverseOrder) data.reverse();
   const promptTokens = reply.usage?.promptTokens ?? estimateTokens(inputs.join(' ').length);
   return {

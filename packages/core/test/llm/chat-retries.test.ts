@@ -9,7 +9,11 @@ import {
   retryDelayMs,
 } from '../../src/llm/index.js';
 import type { LogEvent } from '../../src/ports/logger.js';
-import { OpenAiReply, type ScriptedOpenAiServer, startScriptedOpenAiServer } from '../../src/testing/index.js';
+import {
+  OpenAiReply,
+  type ScriptedOpenAiServer,
+  startScriptedOpenAiServer,
+} from '../../src/testing/index.js';
 import { chatConfig, jsonSchemaRequest, recordingSleep, textRequest } from './helpers.js';
 
 let server: ScriptedOpenAiServer;
@@ -97,7 +101,9 @@ describe('retries', () => {
   it('401 gives up at once with LLM_UNAVAILABLE naming the API key', async () => {
     const { sleep, delays } = recordingSleep();
     server.script(OpenAiReply.error(401));
-    const error = await failure(createOpenAiChatModel(chatConfig(server.url), { sleep }).complete(textRequest()));
+    const error = await failure(
+      createOpenAiChatModel(chatConfig(server.url), { sleep }).complete(textRequest()),
+    );
     expect(error.code).toBe('LLM_UNAVAILABLE');
     expect(error.message).toContain('API key');
     expect(server.chatRequests).toHaveLength(1);

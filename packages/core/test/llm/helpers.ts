@@ -1,5 +1,5 @@
-import type { ChatRequest } from '../../src/ports/chat-llm.js';
 import type { OpenAiChatConfig } from '../../src/llm/index.js';
+import type { ChatRequest } from '../../src/ports/chat-llm.js';
 
 /** Endpoint config for the loopback server (fast timeout, two retries). */
 export function chatConfig(baseUrl: string, over: Partial<OpenAiChatConfig> = {}): OpenAiChatConfig {
