@@ -34,3 +34,4 @@ export {
 } from './runtime/store-registry.js';
 export { Bm25Corpus, type Bm25Doc, rankBm25 } from './text/bm25.js';
 export * from './text/index.js';
+export * from './llm/index.js';

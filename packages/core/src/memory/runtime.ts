@@ -9,7 +9,7 @@ import type { Clock, IdGen } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
-import type { Meter } from '../ports/meter.js';
+import type { PricedMeter } from '../llm/index.js';
 import type { Reranker } from '../ports/reranker.js';
 import { guardStore, type GuardedStore } from '../runtime/guarded-store.js';
 import { resolveStoreFactory } from '../runtime/store-registry.js';

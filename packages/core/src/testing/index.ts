@@ -1,2 +1,17 @@
 export { FixedClock, sequentialIds } from './fixed-clock.js';
-export { createScriptedLlm, type ScriptedLlm, type ScriptedReply } from './scripted-llm.js';
+export {
+  type ContentPart,
+  defaultEmbedding,
+  estimateTokens,
+  OpenAiReply,
+  type ScriptedReply,
+} from './openai-replies.js';
+export {
+  type OpenAiRequestBody,
+  type RecordedOpenAiRequest,
+  type ScriptedOpenAiServer,
+  type ScriptedOpenAiServerOptions,
+  type ScriptStep,
+  startScriptedOpenAiServer,
+} from './openai-server.js';
+export { createScriptedLlm, type ScriptedLlm, type ScriptedLlmReply } from './scripted-llm.js';

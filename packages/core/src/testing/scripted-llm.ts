@@ -1,12 +1,12 @@
 import type { ChatLLM, ChatRequest, ChatResponse } from '../ports/chat-llm.js';
 
-export type ScriptedReply = string | Error | ((request: ChatRequest) => string | Error | Promise<string | Error>);
+export type ScriptedLlmReply = string | Error | ((request: ChatRequest) => string | Error | Promise<string | Error>);
 
 export interface ScriptedLlm extends ChatLLM {
   /** Every request received, in order. */
   readonly calls: ChatRequest[];
   /** Queue replies for a purpose (consumed in order; the last one repeats). */
-  script(purpose: string, ...replies: ScriptedReply[]): void;
+  script(purpose: string, ...replies: ScriptedLlmReply[]): void;
   callsFor(purpose: string): ChatRequest[];
 }
 
@@ -16,7 +16,7 @@ export interface ScriptedLlm extends ChatLLM {
  * shape that fits extraction and reconcile).
  */
 export function createScriptedLlm(options: { model?: string; fallback?: (request: ChatRequest) => string; promptTokens?: number } = {}): ScriptedLlm {
-  const queues = new Map<string, ScriptedReply[]>();
+  const queues = new Map<string, ScriptedLlmReply[]>();
   const calls: ChatRequest[] = [];
   const fallback = options.fallback ?? ((r: ChatRequest) => (r.purpose === 'reconcile' ? '{"decisions":[]}' : r.purpose === 'summarize' ? '' : '{"operations":[]}'));
   return {
