@@ -35,3 +35,6 @@ export {
 export { Bm25Corpus, type Bm25Doc, rankBm25 } from './text/bm25.js';
 export * from './text/index.js';
 export * from './llm/index.js';
+export * from './memory/index.js';
+export type { BatchCompleted, BudgetWarning, ComponentDegraded, ExtractionFailed, FactCommitted, FactSuperseded, MemoryEvents, MemoryEventType } from './runtime/events.js';
+export { MetricsRegistry, renderPrometheus, type LatencySummary, type MetricsSnapshot } from './runtime/metrics.js';

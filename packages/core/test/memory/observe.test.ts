@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryError } from '../../src/index.js';
+import { ALICE, BOT, CHANNEL, GUILD, harness } from './helpers.js';
+
+const event = (o: Record<string, unknown> = {}) => ({
+  messageId: 'm1',
+  guildId: GUILD,
+  channelId: CHANNEL,
+  authorId: ALICE,
+  content: 'I live in Omaha and work at a bakery',
+  createdAt: '2026-08-24T12:00:00Z',
+  authorDisplayName: 'Alice',
+  ...o,
+});
+
+describe('observe', () => {
+  it('accepts a message once and ignores the duplicate', async () => {
+    const { memory } = harness();
+    expect(await memory.observe(event())).toEqual({ messageId: 'm1', status: 'accepted', reason: null });
+    expect(await memory.observe(event())).toEqual({ messageId: 'm1', status: 'ignored', reason: 'duplicate' });
+    expect((await memory.stats({ guildId: GUILD })).pending).toBe(1);
+    await memory.close();
+  });
+
+  it('ignores bots (flag or registered id), short content and configured patterns', async () => {
+    const { memory } = harness({ observe: { minMessageChars: 5, ignorePatterns: ['^!\\w+'] } });
+    memory.registerBotId(BOT);
+    expect((await memory.observe(event({ messageId: 'a', authorIsBot: true }))).reason).toBe('bot_author');
+    expect((await memory.observe(event({ messageId: 'b', authorId: BOT }))).reason).toBe('bot_author');
+    expect((await memory.observe(event({ messageId: 'c', content: ' hey ' }))).reason).toBe('empty_content');
+    expect((await memory.observe(event({ messageId: 'd', content: '!play some music' }))).reason).toBe('ignored_pattern');
+    expect((await memory.observe(event({ messageId: 'e', content: 'hello' }))).status).toBe('accepted');
+    expect((await memory.stats({ guildId: GUILD })).pending).toBe(1);
+    await memory.close();
+  });
+
+  it('ignores opted-out members and stores nothing of theirs', async () => {
+    const { memory } = harness();
+    await memory.admin.setOptOut({ guildId: GUILD, userId: ALICE, optedOut: true });
+    expect((await memory.observe(event())).reason).toBe('opted_out');
+    expect((await memory.stats({ guildId: GUILD })).pending).toBe(0);
+    await memory.close();
+  });
+
+  it('rejects past the per-guild queue depth', async () => {
+    const { memory } = harness({ observe: { maxQueueDepthPerGuild: 2 } });
+    await memory.observe(event({ messageId: 'a' }));
+    await memory.observe(event({ messageId: 'b' }));
+    expect(await memory.observe(event({ messageId: 'c' }))).toEqual({ messageId: 'c', status: 'rejected', reason: 'queue_over_capacity' });
+    await memory.close();
+  });
+
+  it('keeps only a hash and never extracts when raw storage is off', async () => {
+    const h = harness({ privacy: { storeRawMessages: false } });
+    await h.memory.observe(event());
+    expect(await h.memory.flush()).toBe(0);
+    expect(h.llm.calls).toHaveLength(0);
+    const stats = await h.memory.stats({ guildId: GUILD });
+    expect(stats).toMatchObject({ pending: 0, processed: 1 });
+    const exported = JSON.stringify(await h.memory.admin.exportUser({ guildId: GUILD, userId: ALICE }));
+    expect(exported.includes('Omaha')).toBe(false);
+    await h.memory.close();
+  });
+
+  it('truncates very long content with a flag instead of rejecting it', async () => {
+    const { memory } = harness();
+    expect((await memory.observe(event({ content: 'x'.repeat(9000) }))).status).toBe('accepted');
+    const [row] = (await memory.admin.exportUser({ guildId: GUILD, userId: ALICE })).messages;
+    expect(row?.content.length).toBe(8000);
+    expect(row?.contentTruncated).toBe(true);
+    await memory.close();
+  });
+
+  it('throws SCHEMA_INVALID for bad events and nothing else', async () => {
+    const { memory } = harness();
+    const code = async (e: unknown) => {
+      try {
+        await memory.observe(e as never);
+        return 'resolved';
+      } catch (error) {
+        return MemoryError.is(error) ? error.code : 'other';
+      }
+    };
+    expect(await code(event({ createdAt: '2026-08-24T12:00:00' }))).toBe('SCHEMA_INVALID');
+    expect(await code(event({ authorId: '' }))).toBe('SCHEMA_INVALID');
+    expect(await code(event({ surprise: true }))).toBe('SCHEMA_INVALID');
+    expect(await code(event({ metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }))).toBe('SCHEMA_INVALID');
+    expect(await code(event({ messageId: 'p', metadata: JSON.parse('{"__proto__": "x", "ok": "y"}') }))).toBe('resolved');
+    await memory.close();
+  });
+
+  it('never puts message content into error messages', async () => {
+    const { memory } = harness();
+    try {
+      await memory.observe(event({ content: 'SECRET-CONTENT', createdAt: 'yesterday' }));
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain('SECRET');
+      expect(JSON.stringify((error as MemoryError).issues)).not.toContain('SECRET');
+    }
+    await memory.close();
+  });
+
+  it('rejects with reason closed after close', async () => {
+    const { memory } = harness();
+    await memory.observe(event());
+    await memory.close();
+    expect(await memory.observe(event({ messageId: 'late' }))).toEqual({ messageId: 'late', status: 'rejected', reason: 'closed' });
+  });
+});
