@@ -1,4 +1,5 @@
 import type { MemoryConfig } from '../config/schema.js';
+import { queryTerms } from '../text/analyze.js';
 import { dot } from '../embedding/vector-math.js';
 import { ReconcileKind, reconcileOutputSchema, type ReconcileCollision, type ReconcileDecision } from '../extraction/task-contracts.js';
 import { MeterPurpose } from '../model/enums.js';
@@ -62,19 +63,19 @@ export async function reconcile(
       actions.push({ kind: 'reinforce', candidate, target: duplicate });
       continue;
     }
-    const neighbours = await collidingNeighbours(deps, guildId, candidate, vector, cfg);
+    const { colliding: neighbours, related } = await neighbourPool(deps, guildId, candidate, vector, cfg);
     const top = neighbours[0];
-    if (!top) {
-      actions.push({ kind: 'add', candidate, vector });
-      continue;
-    }
-    if (top.score >= cfg.nearDuplicateThreshold) {
+    if (top && top.score >= cfg.nearDuplicateThreshold) {
       actions.push({ kind: 'reinforce', candidate, target: top.fact });
       continue;
     }
-    const contradicted = neighbours.find((n) => contradicts(candidate.text, n.fact.text, options.subjectName(candidate.subjectId)));
+    const contradicted = related.find((f) => contradicts(candidate.text, f.text, options.subjectName(candidate.subjectId)));
     if (contradicted) {
-      actions.push({ kind: 'invalidate', candidate, vector, target: contradicted.fact, reason: 'contradiction_rule' });
+      actions.push({ kind: 'invalidate', candidate, vector, target: contradicted, reason: 'contradiction_rule' });
+      continue;
+    }
+    if (!top) {
+      actions.push({ kind: 'add', candidate, vector });
       continue;
     }
     collisions.push({ candidate, vector, neighbours });
@@ -89,28 +90,39 @@ export async function reconcile(
   return { actions, droppedParaphrases: dropped, llmCalls: decided?.calls ?? 0 };
 }
 
-async function collidingNeighbours(
+/**
+ * Neighbours of a candidate among the same subject's active facts: nearest by vector (colliding
+ * when ≥ collisionThreshold, or ≥ collisionFloor with state-change phrasing or the same category)
+ * plus keyword matches. All of them are checked by the free contradiction rule; only the colliding
+ * ones go to the model.
+ */
+async function neighbourPool(
   deps: IngestDeps,
   guildId: string,
   candidate: Candidate,
   vector: Float32Array,
   cfg: MemoryConfig['extraction'],
-): Promise<{ fact: Fact; score: number }[]> {
-  const hits = await deps.store.vectors.search({
-    kind: 'fact',
-    guildId,
-    vector,
-    limit: MAX_NEIGHBOURS,
-    ...(candidate.subjectId === null ? { serverOnly: true } : { subjectIds: [candidate.subjectId] }),
-  });
-  const relevant = hits.filter((h) => h.score >= cfg.collisionFloor);
-  if (relevant.length === 0) return [];
-  const facts = new Map((await deps.store.facts.get(guildId, relevant.map((h) => h.id))).map((f) => [f.id, f]));
+): Promise<{ colliding: { fact: Fact; score: number }[]; related: Fact[] }> {
+  const scope = candidate.subjectId === null ? { serverOnly: true as const } : { subjectIds: [candidate.subjectId] };
+  const [hits, lexical] = await Promise.all([
+    deps.store.vectors.search({ kind: 'fact', guildId, vector, limit: MAX_NEIGHBOURS, ...scope }),
+    deps.store.facts.searchText({ guildId, ...scope }, queryTerms(candidate.text), MAX_NEIGHBOURS),
+  ]);
+  const facts = new Map((await deps.store.facts.get(guildId, hits.map((h) => h.id))).map((f) => [f.id, f]));
+  const live = (f: Fact | undefined): f is Fact => f !== undefined && f.supersededById === null && f.validUntil === null;
   const changing = STATE_CHANGE.test(candidate.text);
-  return relevant
+  const colliding = hits
+    .filter((h) => h.score >= cfg.collisionFloor)
     .map((h) => ({ fact: facts.get(h.id), score: h.score }))
-    .filter((n): n is { fact: Fact; score: number } => n.fact !== undefined && n.fact.supersededById === null && n.fact.validUntil === null)
+    .filter((n): n is { fact: Fact; score: number } => live(n.fact))
     .filter((n) => n.score >= cfg.collisionThreshold || changing || STATE_CHANGE.test(n.fact.text) || n.fact.category === candidate.category);
+  const related = new Map<string, Fact>();
+  for (const h of hits) {
+    const f = facts.get(h.id);
+    if (live(f)) related.set(f.id, f);
+  }
+  for (const t of lexical) if (live(t.fact)) related.set(t.fact.id, t.fact);
+  return { colliding, related: [...related.values()] };
 }
 
 interface Decisions {

@@ -157,7 +157,10 @@ export class Memory {
     return receipts;
   }
 
-  /** Processes every pending batch now, due or not, plus the community pass. Returns batches processed. */
+  /**
+   * Processes every pending batch now, due or not, and the community pass where enough new
+   * messages arrived. Returns batches processed.
+   */
   async flush(input: { guildId?: string } = {}): Promise<number> {
     const { engine } = await this.#start();
     let total = 0;
@@ -167,7 +170,7 @@ export class Memory {
       if (n === 0) break;
     }
     const guilds = input.guildId !== undefined ? [input.guildId] : [...this.#guilds];
-    for (const g of guilds) if (await engine.communityPass(g, true)) total++;
+    for (const g of guilds) if (await engine.communityPass(g)) total++;
     return total;
   }
 

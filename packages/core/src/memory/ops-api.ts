@@ -41,9 +41,20 @@ export interface OpsDeps {
 
 export function createOpsApi(deps: OpsDeps) {
   return {
-    /** Processes due batches now (cron or split-process mode). */
+    /**
+     * One cron-mode tick (for `workers.enabled: false` or split worker processes): due batches,
+     * then the community pass and lifecycle maintenance where they are due. Returns batches run.
+     */
     async runPending(input: { limit?: number; guildId?: string } = {}): Promise<number> {
-      return (await deps.engine()).runPending(input);
+      const engine = await deps.engine();
+      const rt = await deps.runtime();
+      let n = await engine.runPending(input);
+      const guilds = input.guildId !== undefined ? [input.guildId] : [...deps.guilds()];
+      for (const guildId of guilds) {
+        if (await engine.communityPass(guildId)) n++;
+        await runMaintenance({ store: rt.store, clock: rt.clock, config: rt.config, events: deps.events, ...(rt.logger ? { logger: rt.logger } : {}) }, guildId);
+      }
+      return n;
     },
 
     /** Dead letters back to pending (attempts reset). */
