@@ -91,6 +91,7 @@ export class IngestEngine {
       claimed = claim.messages;
       if (claimed.length === 0) return null;
       const result = await extractBatch(this.#deps, key.guildId, key.subjectKey, claimed, 'member');
+      await this.#indexMessages(claimed);
       if (lost) throw new MemoryError('CONFLICT', 'the batch lease was lost while extracting');
       await store.queue.complete(key.guildId, claimed.map((m) => m.messageId), this.#owner, clock.now());
       this.#batches++;
@@ -106,6 +107,16 @@ export class IngestEngine {
       this.#inFlight.delete(id);
       await store.queue.releaseLease(key, this.#owner).catch(() => undefined);
     }
+  }
+
+  /** Message vectors for conversation search are computed here, never on the observe path. */
+  async #indexMessages(messages: readonly StoredMessage[]): Promise<void> {
+    const rows = messages.filter((m) => m.rawStored && m.content.trim().length > 0);
+    if (rows.length === 0) return;
+    const vectors = await this.#deps.embedder.embed(rows.map((m) => m.content));
+    await this.#deps.store.vectors.upsert(
+      rows.map((m, i) => ({ kind: 'message' as const, id: m.messageId, guildId: m.guildId, subjectId: m.authorId, active: true, vector: vectors[i] as Float32Array })),
+    );
   }
 
   async #fail(key: BatchKey, claimed: readonly StoredMessage[], error: unknown): Promise<void> {
