@@ -132,7 +132,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): LocalEm
       readJson(folder, 'tokenizer_config.json'),
     ]);
     const [transformers, ortModule] = await Promise.all([
-      import('@xenova/transformers'),
+      // Only the tokenizer module: the package entry also loads sharp and the image/audio stack.
+      import('@xenova/transformers/src/tokenizers.js'),
       import('onnxruntime-node'),
     ]);
     // onnxruntime-node is CommonJS and re-exports onnxruntime-common, which Node's ESM named-export
