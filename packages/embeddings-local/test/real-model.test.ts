@@ -17,8 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * into a failure (for CI jobs that fetch the model first).
  */
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
-const modelPath = process.env.PERMAFROST_MODEL_PATH;
-const required = process.env.PERMAFROST_REQUIRE_MODEL === '1';
+const readEnv = (name: string): string | undefined => process.env[name];
+const modelPath = readEnv('PERMAFROST_MODEL_PATH');
+const required = readEnv('PERMAFROST_REQUIRE_MODEL') === '1';
 const present =
   modelPath !== undefined &&
   modelPath !== '' &&
