@@ -129,11 +129,15 @@ describe.runIf(present)('real all-MiniLM-L6-v2 model (PERMAFROST_MODEL_PATH)', (
     const first = await embedder.embed(texts);
     for (const v of first) expect(Math.sqrt(dot(v, v))).toBeCloseTo(1, 4);
     const again = await embedder.embed(texts);
-    again.forEach((v, i) => expect(Array.from(v)).toEqual(Array.from(first[i] as Float32Array)));
+    again.forEach((v, i) => {
+      expect(Array.from(v)).toEqual(Array.from(first[i] as Float32Array));
+    });
     const small = createLocalEmbedder({ modelPath: modelPath as string, batchSize: 3 });
     try {
       const batched = await small.embed(texts);
-      batched.forEach((v, i) => expect(dot(v, first[i] as Float32Array)).toBeGreaterThan(0.99999));
+      batched.forEach((v, i) => {
+        expect(dot(v, first[i] as Float32Array)).toBeGreaterThan(0.99999);
+      });
     } finally {
       await small.close();
     }
