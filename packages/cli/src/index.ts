@@ -1,1 +1,2 @@
-export const packageName = '@permafrost/cli';
+export { main } from './cli.js';
+export { ExitCode } from './exit-codes.js';

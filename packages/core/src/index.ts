@@ -23,9 +23,27 @@ export {
   relationBaseWeight,
 } from './graph/weights.js';
 export * from './identity/index.js';
+export * from './llm/index.js';
+export * from './memory/index.js';
 export * from './model/index.js';
 export * from './ports/index.js';
 export { ScopeGate } from './runtime/async-scope.js';
+export type {
+  BatchCompleted,
+  BudgetWarning,
+  ComponentDegraded,
+  ExtractionFailed,
+  FactCommitted,
+  FactSuperseded,
+  MemoryEvents,
+  MemoryEventType,
+} from './runtime/events.js';
+export {
+  type LatencySummary,
+  MetricsRegistry,
+  type MetricsSnapshot,
+  renderPrometheus,
+} from './runtime/metrics.js';
 export {
   getStoreFactory,
   importOptional,
@@ -34,7 +52,3 @@ export {
 } from './runtime/store-registry.js';
 export { Bm25Corpus, type Bm25Doc, rankBm25 } from './text/bm25.js';
 export * from './text/index.js';
-export * from './llm/index.js';
-export * from './memory/index.js';
-export type { BatchCompleted, BudgetWarning, ComponentDegraded, ExtractionFailed, FactCommitted, FactSuperseded, MemoryEvents, MemoryEventType } from './runtime/events.js';
-export { MetricsRegistry, renderPrometheus, type LatencySummary, type MetricsSnapshot } from './runtime/metrics.js';

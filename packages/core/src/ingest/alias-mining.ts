@@ -7,7 +7,28 @@ const SELF_NAMING: readonly { readonly re: RegExp; readonly weight: number }[] =
   { re: new RegExp(`\\bcall me ${NAME}`, 'iu'), weight: 0.86 },
   { re: new RegExp(`\\bi go by ${NAME}`, 'iu'), weight: 0.85 },
 ];
-const TRAILING = new Set(['and', 'but', 'or', 'so', 'the', 'a', 'an', 'is', 'it', 'to', 'too', 'also', 'then', 'btw', 'lol', 'please', 'pls', 'from', 'now', 'here']);
+const TRAILING = new Set([
+  'and',
+  'but',
+  'or',
+  'so',
+  'the',
+  'a',
+  'an',
+  'is',
+  'it',
+  'to',
+  'too',
+  'also',
+  'then',
+  'btw',
+  'lol',
+  'please',
+  'pls',
+  'from',
+  'now',
+  'here',
+]);
 /** "my brother's name is X", "my dog is called X", "someone named X": the name is not the speaker's. */
 const THIRD_PARTY =
   /\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|mom|mother|dad|father|cousin|uncle|aunt|grandma|grandpa|friend|roommate|boss|wife|husband|partner|son|daughter|kid|dog|cat|pet|bird|horse|fish|teacher|coworker|colleague|neighbou?r|boyfriend|girlfriend)(?:'s)?\s+name\b|\b\w+'s (?:real |full |first |last )?name\b|\bsomeone named\b|\bdon'?t call me\b/i;
@@ -37,7 +58,8 @@ export function mineSelfAliases(content: string): MinedAlias[] {
   for (const { re, weight } of SELF_NAMING) {
     const match = re.exec(content);
     const alias = match?.[1] ? cleanName(match[1]) : null;
-    if (alias && !out.some((a) => a.alias === alias)) out.push({ alias, source: AliasSource.REAL_NAME, weight });
+    if (alias && !out.some((a) => a.alias === alias))
+      out.push({ alias, source: AliasSource.REAL_NAME, weight });
   }
   return out;
 }
@@ -50,8 +72,13 @@ export function mineFactAlias(text: string, subjectName: string): MinedAlias | n
   const subject = subjectName.trim();
   if (subject.length < 2) return null;
   const escaped = subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const re = new RegExp(`^${escaped}(?:'s (?:real |full |first )?name is| goes by| is called| prefers to be called) ${NAME}`, 'iu');
+  const re = new RegExp(
+    `^${escaped}(?:'s (?:real |full |first )?name is| goes by| is called| prefers to be called) ${NAME}`,
+    'iu',
+  );
   const match = re.exec(text.trim());
   const alias = match?.[1] ? cleanName(match[1]) : null;
-  return alias && alias !== normalizeAlias(subject) ? { alias, source: AliasSource.REAL_NAME, weight: 0.85 } : null;
+  return alias && alias !== normalizeAlias(subject)
+    ? { alias, source: AliasSource.REAL_NAME, weight: 0.85 }
+    : null;
 }

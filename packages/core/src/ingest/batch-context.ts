@@ -1,4 +1,8 @@
-import type { ExtractionInput, ExtractionMessage, ExistingFactLine } from '../extraction/extraction-contract.js';
+import type {
+  ExistingFactLine,
+  ExtractionInput,
+  ExtractionMessage,
+} from '../extraction/extraction-contract.js';
 import { SERVER_TOKEN } from '../extraction/extraction-contract.js';
 import { aliasRank } from '../identity/aliases.js';
 import type { Fact } from '../model/fact.js';
@@ -24,11 +28,18 @@ export interface BatchContext {
 }
 
 /** Best known display name of a member who is only mentioned: latest message name, then strongest alias. */
-async function nameOfMember(deps: IngestDeps, guildId: string, userId: string, fallback: string): Promise<string> {
+async function nameOfMember(
+  deps: IngestDeps,
+  guildId: string,
+  userId: string,
+  fallback: string,
+): Promise<string> {
   const [latest] = await deps.store.conversation.authorHistory(guildId, userId, 1);
   if (latest) return authorName(latest, fallback);
   const aliases = await deps.store.aliases.aliasesOf(guildId, userId);
-  const best = [...aliases].sort((a, b) => aliasRank(b.source) - aliasRank(a.source) || b.weight - a.weight)[0];
+  const best = [...aliases].sort(
+    (a, b) => aliasRank(b.source) - aliasRank(a.source) || b.weight - a.weight,
+  )[0];
   return best?.alias ?? fallback;
 }
 
@@ -49,7 +60,12 @@ export async function buildBatchContext(
   }
   for (const m of messages) {
     if (m.authorIsBot || !allowed(m.authorId)) blocked.add(m.authorId);
-    else roster.add(m.authorId, authorName(m, `member ${roster.entries().length}`), m.authorId === batchAuthor ? 'author' : 'participant');
+    else
+      roster.add(
+        m.authorId,
+        authorName(m, `member ${roster.entries().length}`),
+        m.authorId === batchAuthor ? 'author' : 'participant',
+      );
   }
   const byMessageId = new Map(messages.map((m) => [m.messageId, m]));
   for (const m of messages) {
@@ -61,7 +77,12 @@ export async function buildBatchContext(
         blocked.add(id);
         continue;
       }
-      if (roster.tokenOf(id) === undefined) roster.add(id, await nameOfMember(deps, guildId, id, `member ${roster.entries().length}`), 'mentioned');
+      if (roster.tokenOf(id) === undefined)
+        roster.add(
+          id,
+          await nameOfMember(deps, guildId, id, `member ${roster.entries().length}`),
+          'mentioned',
+        );
     }
   }
 
@@ -73,7 +94,9 @@ export async function buildBatchContext(
     const content = m.content
       .replace(MENTION, (_all, id: string) => `@${roster.nameOfUser(id) ?? 'someone'}`)
       .replace(ROLE_OR_CHANNEL, '');
-    const mentionTokens = m.mentionIds.map((id) => roster.tokenOf(id)).filter((t): t is string => t !== undefined);
+    const mentionTokens = m.mentionIds
+      .map((id) => roster.tokenOf(id))
+      .filter((t): t is string => t !== undefined);
     return {
       index: i + 1,
       authorToken: roster.tokenOf(m.authorId) ?? 'unknown',
@@ -111,11 +134,18 @@ async function relevantFacts(
   batchAuthor: string | null,
 ): Promise<ExistingFactLine[]> {
   const filter =
-    scope === 'member' && batchAuthor ? { guildId, subjectIds: [batchAuthor] } : { guildId, serverOnly: true as const };
+    scope === 'member' && batchAuthor
+      ? { guildId, subjectIds: [batchAuthor] }
+      : { guildId, serverOnly: true as const };
   const anchors = await deps.store.facts.topStrength(filter, MAX_ANCHOR_FACTS);
   const seen = new Set(anchors.map((f) => f.id));
   const related: Fact[] = [];
-  const [vector] = await deps.embedder.embed([messages.map((m) => m.content).join('\n').slice(0, 4000)]);
+  const [vector] = await deps.embedder.embed([
+    messages
+      .map((m) => m.content)
+      .join('\n')
+      .slice(0, 4000),
+  ]);
   if (vector) {
     const subjectIds = roster
       .entries()
@@ -128,8 +158,15 @@ async function relevantFacts(
       limit: MAX_RELEVANT_FACTS * 2,
       ...(scope === 'member' ? { subjectIds, includeServer: true } : { serverOnly: true }),
     });
-    const wanted = hits.filter((h) => h.score >= RELEVANCE_FLOOR && !seen.has(h.id)).slice(0, MAX_RELEVANT_FACTS);
-    related.push(...(await deps.store.facts.get(guildId, wanted.map((h) => h.id))));
+    const wanted = hits
+      .filter((h) => h.score >= RELEVANCE_FLOOR && !seen.has(h.id))
+      .slice(0, MAX_RELEVANT_FACTS);
+    related.push(
+      ...(await deps.store.facts.get(
+        guildId,
+        wanted.map((h) => h.id),
+      )),
+    );
   }
   return [...anchors, ...related].map((f, i) => ({
     ref: `f${i + 1}`,

@@ -1,9 +1,9 @@
-import { extractionOutputSchema, type ExtractionOutput } from '../extraction/extraction-contract.js';
+import { type ExtractionOutput, extractionOutputSchema } from '../extraction/extraction-contract.js';
 import { AliasSource, BudgetStep, MeterPurpose } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
 import type { BatchCompleted } from '../runtime/events.js';
 import { mineFactAlias, mineSelfAliases } from './alias-mining.js';
-import { buildBatchContext, type BatchContext } from './batch-context.js';
+import { type BatchContext, buildBatchContext } from './batch-context.js';
 import { commitActions } from './commit.js';
 import type { IngestDeps } from './deps.js';
 import { refreshDigest } from './digests.js';
@@ -16,8 +16,25 @@ import { vetOperations } from './vetting.js';
 
 export type BatchReport = BatchCompleted;
 
-function report(guildId: string, subjectKey: string, messages: number, patch: Partial<BatchReport>): BatchReport {
-  return { guildId, subjectKey, messages, adds: 0, reinforces: 0, supersessions: 0, invalidations: 0, rejected: 0, llmCalls: 0, skipped: null, ...patch };
+function report(
+  guildId: string,
+  subjectKey: string,
+  messages: number,
+  patch: Partial<BatchReport>,
+): BatchReport {
+  return {
+    guildId,
+    subjectKey,
+    messages,
+    adds: 0,
+    reinforces: 0,
+    supersessions: 0,
+    invalidations: 0,
+    rejected: 0,
+    llmCalls: 0,
+    skipped: null,
+    ...patch,
+  };
 }
 
 /** Binds names members state for themselves ("my name is Sam") to the author. */
@@ -25,7 +42,14 @@ async function mineMessageAliases(deps: IngestDeps, messages: readonly StoredMes
   for (const m of messages) {
     if (m.authorIsBot || deps.isBot(m.authorId)) continue;
     for (const mined of mineSelfAliases(m.content)) {
-      await deps.store.aliases.upsert({ guildId: m.guildId, alias: mined.alias, userId: m.authorId, source: mined.source, weight: mined.weight, updatedAt: deps.clock.now() });
+      await deps.store.aliases.upsert({
+        guildId: m.guildId,
+        alias: mined.alias,
+        userId: m.authorId,
+        source: mined.source,
+        weight: mined.weight,
+        updatedAt: deps.clock.now(),
+      });
     }
   }
 }
@@ -52,7 +76,8 @@ export async function extractBatch(
     if (!verdict.extract) return report(guildId, subjectKey, n, { skipped: 'noise' });
   }
   const budget = await deps.budgets.check(guildId);
-  if (budget.step === BudgetStep.SKIP_EXTRACTION) return report(guildId, subjectKey, n, { skipped: 'budget' });
+  if (budget.step === BudgetStep.SKIP_EXTRACTION)
+    return report(guildId, subjectKey, n, { skipped: 'budget' });
 
   const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? subjectKey : null);
   const result = await callStructured<ExtractionOutput>({
@@ -69,19 +94,31 @@ export async function extractBatch(
     onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
   });
   let llmCalls = result.calls;
-  if (result.value.operations.length === 0) return report(guildId, subjectKey, n, { llmCalls, skipped: 'empty_output' });
+  if (result.value.operations.length === 0)
+    return report(guildId, subjectKey, n, { llmCalls, skipped: 'empty_output' });
 
   const vetted = vetOperations(result.value, ctx, deps.config.extraction);
   const rejected = Object.values(vetted.rejected).reduce((a, b) => a + b, 0);
-  if (rejected > 0) deps.logger?.({ level: 'debug', event: 'extraction.rejected', data: { guildId, ...vetted.rejected } });
-  if (vetted.candidates.length === 0) return report(guildId, subjectKey, n, { llmCalls, rejected, skipped: 'gated' });
+  if (rejected > 0)
+    deps.logger?.({ level: 'debug', event: 'extraction.rejected', data: { guildId, ...vetted.rejected } });
+  if (vetted.candidates.length === 0)
+    return report(guildId, subjectKey, n, { llmCalls, rejected, skipped: 'gated' });
 
-  const nameOf = (subjectId: string | null) => (subjectId === null ? 'the server' : (ctx.roster.nameOfUser(subjectId) ?? 'a member'));
-  const plan = await reconcile(deps, guildId, vetted.candidates, { allowModel: budget.step === BudgetStep.NONE, subjectName: nameOf });
+  const nameOf = (subjectId: string | null) =>
+    subjectId === null ? 'the server' : (ctx.roster.nameOfUser(subjectId) ?? 'a member');
+  const plan = await reconcile(deps, guildId, vetted.candidates, {
+    allowModel: budget.step === BudgetStep.NONE,
+    subjectName: nameOf,
+  });
   llmCalls += plan.llmCalls;
   const outcome = await commitActions(deps, guildId, plan.actions);
   await mineFactAliases(deps, guildId, ctx, outcome.added);
-  llmCalls += await refreshDigests(deps, guildId, outcome.added.map((f) => f.subjectId), nameOf);
+  llmCalls += await refreshDigests(
+    deps,
+    guildId,
+    outcome.added.map((f) => f.subjectId),
+    nameOf,
+  );
   return report(guildId, subjectKey, n, {
     adds: outcome.added.length - outcome.superseded.length - outcome.invalidated.length,
     reinforces: outcome.reinforced.length,
@@ -92,15 +129,41 @@ export async function extractBatch(
   });
 }
 
-async function mineFactAliases(deps: IngestDeps, guildId: string, ctx: BatchContext, added: readonly { readonly subjectId: string | null; readonly text: string; readonly attribution: { readonly speakerId: string | null } }[]): Promise<void> {
+async function mineFactAliases(
+  deps: IngestDeps,
+  guildId: string,
+  ctx: BatchContext,
+  added: readonly {
+    readonly subjectId: string | null;
+    readonly text: string;
+    readonly attribution: { readonly speakerId: string | null };
+  }[],
+): Promise<void> {
   for (const fact of added) {
-    if (fact.subjectId === null || (fact.attribution.speakerId !== null && fact.attribution.speakerId !== fact.subjectId)) continue;
+    if (
+      fact.subjectId === null ||
+      (fact.attribution.speakerId !== null && fact.attribution.speakerId !== fact.subjectId)
+    )
+      continue;
     const mined = mineFactAlias(fact.text, ctx.roster.nameOfUser(fact.subjectId) ?? '');
-    if (mined) await deps.store.aliases.upsert({ guildId, alias: mined.alias, userId: fact.subjectId, source: AliasSource.REAL_NAME, weight: mined.weight, updatedAt: deps.clock.now() });
+    if (mined)
+      await deps.store.aliases.upsert({
+        guildId,
+        alias: mined.alias,
+        userId: fact.subjectId,
+        source: AliasSource.REAL_NAME,
+        weight: mined.weight,
+        updatedAt: deps.clock.now(),
+      });
   }
 }
 
-async function refreshDigests(deps: IngestDeps, guildId: string, subjects: readonly (string | null)[], nameOf: (s: string | null) => string): Promise<number> {
+async function refreshDigests(
+  deps: IngestDeps,
+  guildId: string,
+  subjects: readonly (string | null)[],
+  nameOf: (s: string | null) => string,
+): Promise<number> {
   let calls = 0;
   for (const subjectId of new Set(subjects)) {
     try {

@@ -1,9 +1,10 @@
-import type { FactCategory } from '../model/enums.js';
+import type { EntityKind, FactCategory } from '../model/enums.js';
 import type { SourceRef } from '../model/fact.js';
-import type { EntityKind } from '../model/enums.js';
 
 /** One end of a proposed relation: a member or a named entity. */
-export type RelationEnd = { readonly kind: 'user'; readonly userId: string } | { readonly kind: 'entity'; readonly name: string };
+export type RelationEnd =
+  | { readonly kind: 'user'; readonly userId: string }
+  | { readonly kind: 'entity'; readonly name: string };
 
 export interface CandidateRelation {
   readonly verb: string;

@@ -16,23 +16,47 @@ export interface CommitOutcome {
 }
 
 /** Inserts a new fact with its vector, graph and history (caller provides the transaction). */
-export async function insertFact(store: MemoryStore, fact: Fact, candidate: Candidate, vector: Float32Array, at: Date, detail: string): Promise<Fact> {
+export async function insertFact(
+  store: MemoryStore,
+  fact: Fact,
+  candidate: Candidate,
+  vector: Float32Array,
+  at: Date,
+  detail: string,
+): Promise<Fact> {
   await store.facts.insert([fact]);
   const slugs = await writeFactGraph(store, fact, candidate, at);
   let stored = fact;
-  if (slugs.length > 0) stored = (await store.facts.update(fact.guildId, fact.id, { entitySlugs: slugs }, { at })) ?? fact;
-  await store.vectors.upsert([{ kind: 'fact', id: fact.id, guildId: fact.guildId, subjectId: fact.subjectId, active: true, vector }]);
-  await store.facts.appendHistory([historyEntry(stored, FactHistoryKind.CREATED, at, detail, { actorId: candidate.actorId })]);
+  if (slugs.length > 0)
+    stored = (await store.facts.update(fact.guildId, fact.id, { entitySlugs: slugs }, { at })) ?? fact;
+  await store.vectors.upsert([
+    { kind: 'fact', id: fact.id, guildId: fact.guildId, subjectId: fact.subjectId, active: true, vector },
+  ]);
+  await store.facts.appendHistory([
+    historyEntry(stored, FactHistoryKind.CREATED, at, detail, { actorId: candidate.actorId }),
+  ]);
   return stored;
 }
 
 /** Reinforces a fact with optimistic concurrency (re-reads and retries on a version race). */
-export async function reinforceFact(deps: Pick<IngestDeps, 'store' | 'config'>, target: Fact, candidate: Candidate, at: Date): Promise<Fact> {
+export async function reinforceFact(
+  deps: Pick<IngestDeps, 'store' | 'config'>,
+  target: Fact,
+  candidate: Candidate,
+  at: Date,
+): Promise<Fact> {
   let current = target;
   for (let attempt = 0; attempt < 4; attempt++) {
-    const next = await deps.store.facts.update(current.guildId, current.id, reinforcementPatch(current, candidate, at, deps.config.lifecycle), { at, expectedVersion: current.version });
+    const next = await deps.store.facts.update(
+      current.guildId,
+      current.id,
+      reinforcementPatch(current, candidate, at, deps.config.lifecycle),
+      { at, expectedVersion: current.version },
+    );
     if (next) {
-      await deps.store.facts.appendHistory([historyEntry(next, FactHistoryKind.REINFORCED, at, `occurrences=${next.occurrences}`)]);
+      await deps.store.facts.appendHistory([
+        historyEntry(next, FactHistoryKind.REINFORCED, at, `occurrences=${next.occurrences}`),
+      ]);
       return next;
     }
     const [fresh] = await deps.store.facts.get(current.guildId, [current.id]);
@@ -43,8 +67,21 @@ export async function reinforceFact(deps: Pick<IngestDeps, 'store' | 'config'>, 
 }
 
 /** Ends a fact: validUntil (and supersededBy when replaced), vector inactive, relation evidence dropped. */
-export async function retireFact(store: MemoryStore, old: Fact, at: Date, kind: FactHistoryKind, detail: string, replacementId: string | null, actorId: string | null = null): Promise<Fact | null> {
-  const retired = await store.facts.update(old.guildId, old.id, { validUntil: at, ...(replacementId ? { supersededById: replacementId } : {}) }, { at });
+export async function retireFact(
+  store: MemoryStore,
+  old: Fact,
+  at: Date,
+  kind: FactHistoryKind,
+  detail: string,
+  replacementId: string | null,
+  actorId: string | null = null,
+): Promise<Fact | null> {
+  const retired = await store.facts.update(
+    old.guildId,
+    old.id,
+    { validUntil: at, ...(replacementId ? { supersededById: replacementId } : {}) },
+    { at },
+  );
   if (!retired) return null;
   await store.vectors.setActive(old.guildId, 'fact', [old.id], false);
   await store.graph.dropEvidence(old.guildId, [old.id], at);
@@ -53,7 +90,11 @@ export async function retireFact(store: MemoryStore, old: Fact, at: Date, kind: 
 }
 
 /** Applies a reconcile plan in one store transaction; events are emitted after it commits. */
-export async function commitActions(deps: IngestDeps, guildId: string, actions: readonly Action[]): Promise<CommitOutcome> {
+export async function commitActions(
+  deps: IngestDeps,
+  guildId: string,
+  actions: readonly Action[],
+): Promise<CommitOutcome> {
   const at = deps.clock.now();
   const outcome: CommitOutcome = { added: [], reinforced: [], superseded: [], invalidated: [] };
   await deps.store.transaction(async () => {
@@ -61,7 +102,16 @@ export async function commitActions(deps: IngestDeps, guildId: string, actions: 
       switch (action.kind) {
         case 'add': {
           const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);
-          outcome.added.push(await insertFact(deps.store, fact, action.candidate, action.vector, at, `extracted confidence=${action.candidate.confidence.toFixed(2)}`));
+          outcome.added.push(
+            await insertFact(
+              deps.store,
+              fact,
+              action.candidate,
+              action.vector,
+              at,
+              `extracted confidence=${action.candidate.confidence.toFixed(2)}`,
+            ),
+          );
           break;
         }
         case 'reinforce':
@@ -69,22 +119,55 @@ export async function commitActions(deps: IngestDeps, guildId: string, actions: 
           break;
         case 'supersede':
         case 'invalidate': {
-          const base = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle, action.kind === 'supersede' ? (action.mergedText ?? undefined) : undefined);
+          const base = buildFact(
+            action.candidate,
+            guildId,
+            deps.ids,
+            at,
+            deps.config.lifecycle,
+            action.kind === 'supersede' ? (action.mergedText ?? undefined) : undefined,
+          );
           const fact = { ...base, supersedesId: action.target.id };
-          const replacement = await insertFact(deps.store, fact, action.candidate, action.vector, at, `replaces ${action.target.id}`);
+          const replacement = await insertFact(
+            deps.store,
+            fact,
+            action.candidate,
+            action.vector,
+            at,
+            `replaces ${action.target.id}`,
+          );
           const kind = action.kind === 'supersede' ? FactHistoryKind.SUPERSEDED : FactHistoryKind.INVALIDATED;
-          const old = await retireFact(deps.store, action.target, at, kind, `${action.reason} by ${replacement.id}`, replacement.id);
-          if (old) (action.kind === 'supersede' ? outcome.superseded : outcome.invalidated).push({ old, replacement, reason: action.reason });
+          const old = await retireFact(
+            deps.store,
+            action.target,
+            at,
+            kind,
+            `${action.reason} by ${replacement.id}`,
+            replacement.id,
+          );
+          if (old)
+            (action.kind === 'supersede' ? outcome.superseded : outcome.invalidated).push({
+              old,
+              replacement,
+              reason: action.reason,
+            });
           outcome.added.push(replacement);
           break;
         }
       }
     }
   });
-  for (const fact of outcome.added) deps.events.emit('FactCommitted', { guildId, fact, reinforcement: false });
-  for (const fact of outcome.reinforced) deps.events.emit('FactCommitted', { guildId, fact, reinforcement: true });
+  for (const fact of outcome.added)
+    deps.events.emit('FactCommitted', { guildId, fact, reinforcement: false });
+  for (const fact of outcome.reinforced)
+    deps.events.emit('FactCommitted', { guildId, fact, reinforcement: true });
   for (const s of [...outcome.superseded, ...outcome.invalidated]) {
-    deps.events.emit('FactSuperseded', { guildId, oldFactId: s.old.id, newFactId: s.replacement.id, reason: s.reason });
+    deps.events.emit('FactSuperseded', {
+      guildId,
+      oldFactId: s.old.id,
+      newFactId: s.replacement.id,
+      reason: s.reason,
+    });
   }
   return outcome;
 }

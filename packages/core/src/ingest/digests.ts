@@ -13,19 +13,35 @@ const SYSTEM = `Write a short profile of one member of a chat community from the
  * Regenerates a subject's digest when at least `digestEveryFacts` facts were added since the last
  * one. A digest is kept only if its embedding lies close to the centroid of the facts it summarises.
  */
-export async function refreshDigest(deps: IngestDeps, guildId: string, subjectId: string | null, subjectName: string, force = false): Promise<'updated' | 'kept' | 'skipped'> {
+export async function refreshDigest(
+  deps: IngestDeps,
+  guildId: string,
+  subjectId: string | null,
+  subjectName: string,
+  force = false,
+): Promise<'updated' | 'kept' | 'skipped'> {
   const every = deps.config.extraction.digestEveryFacts;
   const model = deps.smallLlm;
   if (!model || (every === 0 && !force)) return 'skipped';
-  const facts = await deps.store.facts.topStrength(subjectId === null ? { guildId, serverOnly: true } : { guildId, subjectIds: [subjectId] }, deps.config.lifecycle.maxFactsPerUser);
+  const facts = await deps.store.facts.topStrength(
+    subjectId === null ? { guildId, serverOnly: true } : { guildId, subjectIds: [subjectId] },
+    deps.config.lifecycle.maxFactsPerUser,
+  );
   if (facts.length < 2) return 'skipped';
   const current = await deps.store.governance.getDigest(guildId, subjectId);
   if (!force && facts.length - (current?.sourceFactCount ?? 0) < every) return 'skipped';
-  const input: SummarizeInput = { subjectName, facts: facts.slice(0, MAX_DIGEST_FACTS).map((f) => f.text), maxWords: MAX_WORDS };
+  const input: SummarizeInput = {
+    subjectName,
+    facts: facts.slice(0, MAX_DIGEST_FACTS).map((f) => f.text),
+    maxWords: MAX_WORDS,
+  };
   const response = await model.complete({
     messages: [
       { role: 'system', content: SYSTEM },
-      { role: 'user', content: `Member: ${subjectName}\nFacts:\n${input.facts.map((f) => `- ${f}`).join('\n')}` },
+      {
+        role: 'user',
+        content: `Member: ${subjectName}\nFacts:\n${input.facts.map((f) => `- ${f}`).join('\n')}`,
+      },
     ],
     purpose: MeterPurpose.SUMMARIZE,
     maxTokens: 400,
@@ -39,7 +55,14 @@ export async function refreshDigest(deps: IngestDeps, guildId: string, subjectId
   const vectors = await deps.embedder.embed([text, ...facts.slice(0, CENTROID_FACTS).map((f) => f.text)]);
   const [summary, ...factVectors] = vectors;
   const dims = summary?.length ?? 0;
-  if (!summary || dot(summary, centroid(factVectors, dims)) < deps.config.extraction.digestSanityThreshold) return 'kept';
-  await deps.store.governance.putDigest({ guildId, subjectId, text, generatedAt: deps.clock.now(), sourceFactCount: facts.length });
+  if (!summary || dot(summary, centroid(factVectors, dims)) < deps.config.extraction.digestSanityThreshold)
+    return 'kept';
+  await deps.store.governance.putDigest({
+    guildId,
+    subjectId,
+    text,
+    generatedAt: deps.clock.now(),
+    sourceFactCount: facts.length,
+  });
   return 'updated';
 }

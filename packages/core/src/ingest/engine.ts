@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import { MemoryError } from '../errors/index.js';
-import { SERVER_KEY, type BatchKey, type StoredMessage } from '../model/message.js';
-import { extractBatch, type BatchReport } from './batch-processor.js';
+import { type BatchKey, SERVER_KEY, type StoredMessage } from '../model/message.js';
+import { type BatchReport, extractBatch } from './batch-processor.js';
 import type { IngestDeps } from './deps.js';
 
 const WINDOW_CURSOR = 'server_window';
@@ -55,7 +55,9 @@ export class IngestEngine {
     const keys = await store.queue.dueKeys({
       now,
       batchSize: options.force ? 1 : config.batching.batchSizeMessages,
-      olderThan: options.force ? new Date(8.64e15) : new Date(now.getTime() - config.batching.maxAgeSeconds * 1000),
+      olderThan: options.force
+        ? new Date(8.64e15)
+        : new Date(now.getTime() - config.batching.maxAgeSeconds * 1000),
       limit,
       ...(options.guildId !== undefined ? { guildId: options.guildId } : {}),
     });
@@ -75,25 +77,39 @@ export class IngestEngine {
     const leaseMs = config.batching.leaseSeconds * 1000;
     let claimed: readonly StoredMessage[] = [];
     let lost = false;
-    const heartbeat = setInterval(() => {
-      store.queue.renewLease(key, this.#owner, clock.now(), leaseMs).then(
-        (ok) => {
-          if (!ok) lost = true;
-        },
-        () => {
-          lost = true;
-        },
-      );
-    }, Math.max(1000, leaseMs / 3));
+    const heartbeat = setInterval(
+      () => {
+        store.queue.renewLease(key, this.#owner, clock.now(), leaseMs).then(
+          (ok) => {
+            if (!ok) lost = true;
+          },
+          () => {
+            lost = true;
+          },
+        );
+      },
+      Math.max(1000, leaseMs / 3),
+    );
     heartbeat.unref?.();
     try {
-      const claim = await store.queue.claim({ key, owner: this.#owner, now: clock.now(), leaseMs, limit: config.batching.batchSizeMessages });
+      const claim = await store.queue.claim({
+        key,
+        owner: this.#owner,
+        now: clock.now(),
+        leaseMs,
+        limit: config.batching.batchSizeMessages,
+      });
       claimed = claim.messages;
       if (claimed.length === 0) return null;
       const result = await extractBatch(this.#deps, key.guildId, key.subjectKey, claimed, 'member');
       await this.#indexMessages(claimed);
       if (lost) throw new MemoryError('CONFLICT', 'the batch lease was lost while extracting');
-      await store.queue.complete(key.guildId, claimed.map((m) => m.messageId), this.#owner, clock.now());
+      await store.queue.complete(
+        key.guildId,
+        claimed.map((m) => m.messageId),
+        this.#owner,
+        clock.now(),
+      );
       this.#batches++;
       this.#lastSuccessAt = clock.now();
       events.emit('BatchCompleted', result);
@@ -115,24 +131,51 @@ export class IngestEngine {
     if (rows.length === 0) return;
     const vectors = await this.#deps.embedder.embed(rows.map((m) => m.content));
     await this.#deps.store.vectors.upsert(
-      rows.map((m, i) => ({ kind: 'message' as const, id: m.messageId, guildId: m.guildId, subjectId: m.authorId, active: true, vector: vectors[i] as Float32Array })),
+      rows.map((m, i) => ({
+        kind: 'message' as const,
+        id: m.messageId,
+        guildId: m.guildId,
+        subjectId: m.authorId,
+        active: true,
+        vector: vectors[i] as Float32Array,
+      })),
     );
   }
 
   async #fail(key: BatchKey, claimed: readonly StoredMessage[], error: unknown): Promise<void> {
     const { store, clock, config, events, logger } = this.#deps;
     const code = MemoryError.is(error) ? error.code : 'INTERNAL';
-    logger?.({ level: 'warn', event: 'ingest.batch_failed', data: { guildId: key.guildId, code, messages: claimed.length }, error });
+    logger?.({
+      level: 'warn',
+      event: 'ingest.batch_failed',
+      data: { guildId: key.guildId, code, messages: claimed.length },
+      error,
+    });
     try {
-      const r = await store.queue.fail(key.guildId, claimed.map((m) => m.messageId), {
-        owner: this.#owner,
-        now: clock.now(),
-        maxAttempts: config.workers.maxAttempts,
-        baseBackoffMs: config.workers.backoffBaseSeconds * 1000,
+      const r = await store.queue.fail(
+        key.guildId,
+        claimed.map((m) => m.messageId),
+        {
+          owner: this.#owner,
+          now: clock.now(),
+          maxAttempts: config.workers.maxAttempts,
+          baseBackoffMs: config.workers.backoffBaseSeconds * 1000,
+        },
+      );
+      events.emit('ExtractionFailed', {
+        guildId: key.guildId,
+        subjectKey: key.subjectKey,
+        attempt: r.attempts,
+        deadLettered: r.dead > 0,
+        errorCode: code,
       });
-      events.emit('ExtractionFailed', { guildId: key.guildId, subjectKey: key.subjectKey, attempt: r.attempts, deadLettered: r.dead > 0, errorCode: code });
     } catch (failError) {
-      logger?.({ level: 'error', event: 'ingest.fail_record_failed', data: { guildId: key.guildId }, error: failError });
+      logger?.({
+        level: 'error',
+        event: 'ingest.fail_record_failed',
+        data: { guildId: key.guildId },
+        error: failError,
+      });
     }
   }
 
@@ -145,7 +188,8 @@ export class IngestEngine {
     const { store, clock, config, events, logger } = this.#deps;
     const key = { guildId, subjectKey: SERVER_KEY };
     const leaseMs = config.batching.leaseSeconds * 1000;
-    if (!(await store.queue.acquireLease({ key, owner: this.#owner, now: clock.now(), leaseMs }))) return null;
+    if (!(await store.queue.acquireLease({ key, owner: this.#owner, now: clock.now(), leaseMs })))
+      return null;
     try {
       const cursor = await store.governance.getCursor(guildId, WINDOW_CURSOR);
       const after = parseCursor(cursor);
@@ -155,7 +199,11 @@ export class IngestEngine {
       if (messages.length < minimum) return null;
       const result = await extractBatch(this.#deps, guildId, SERVER_KEY, messages, 'community');
       const newest = messages[messages.length - 1] as StoredMessage;
-      await store.governance.setCursor(guildId, WINDOW_CURSOR, `${newest.createdAt.toISOString()}|${newest.messageId}`);
+      await store.governance.setCursor(
+        guildId,
+        WINDOW_CURSOR,
+        `${newest.createdAt.toISOString()}|${newest.messageId}`,
+      );
       events.emit('BatchCompleted', result);
       return result;
     } catch (error) {

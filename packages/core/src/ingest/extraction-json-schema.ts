@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../ports/chat-llm.js';
 import { EntityKind, FactCategory } from '../model/enums.js';
+import type { JsonSchema } from '../ports/chat-llm.js';
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
 
@@ -14,7 +14,16 @@ export const EXTRACTION_JSON_SCHEMA: JsonSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['subjectToken', 'speakerToken', 'text', 'category', 'confidence', 'sourceMessageIndexes', 'entities', 'relations'],
+        required: [
+          'subjectToken',
+          'speakerToken',
+          'text',
+          'category',
+          'confidence',
+          'sourceMessageIndexes',
+          'entities',
+          'relations',
+        ],
         properties: {
           subjectToken: { type: 'string' },
           speakerToken: nullable('string'),
@@ -28,7 +37,10 @@ export const EXTRACTION_JSON_SCHEMA: JsonSchema = {
               type: 'object',
               additionalProperties: false,
               required: ['name', 'kind'],
-              properties: { name: { type: 'string' }, kind: { type: 'string', enum: Object.values(EntityKind) } },
+              properties: {
+                name: { type: 'string' },
+                kind: { type: 'string', enum: Object.values(EntityKind) },
+              },
             },
           },
           relations: {

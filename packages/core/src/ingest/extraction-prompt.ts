@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../ports/chat-llm.js';
 import type { ExtractionInput } from '../extraction/extraction-contract.js';
+import type { ChatMessage } from '../ports/chat-llm.js';
 
 const SYSTEM = `You maintain the long-term memory of a chat community. Read a short slice of a Discord conversation and write down only durable facts worth remembering weeks from now: who people are, where they live and work, what they study, like, dislike or own, their relationships and plans, and lasting norms or scheduled events of the community.
 
@@ -18,12 +18,19 @@ const COMMUNITY_NOTE = `This slice comes from many members. Record only facts ab
 
 /** Renders the extraction prompt for one batch. */
 export function renderExtractionPrompt(input: ExtractionInput): ChatMessage[] {
-  const roster = input.roster.map((r) => `${r.token} = ${r.name}${r.role === 'author' ? ' (author of this batch)' : ''}`);
+  const roster = input.roster.map(
+    (r) => `${r.token} = ${r.name}${r.role === 'author' ? ' (author of this batch)' : ''}`,
+  );
   roster.push('server = the community as a whole');
   const memory =
-    input.existingFacts.length > 0 ? input.existingFacts.map((f) => `- (${f.subjectToken}) ${f.text}`).join('\n') : '(nothing yet)';
+    input.existingFacts.length > 0
+      ? input.existingFacts.map((f) => `- (${f.subjectToken}) ${f.text}`).join('\n')
+      : '(nothing yet)';
   const messages = input.messages
-    .map((m) => `[msg:${m.index}] ${m.authorName} (${m.authorToken})${m.replyToIndex ? ` replying to [msg:${m.replyToIndex}]` : ''}: ${m.content}`)
+    .map(
+      (m) =>
+        `[msg:${m.index}] ${m.authorName} (${m.authorToken})${m.replyToIndex ? ` replying to [msg:${m.replyToIndex}]` : ''}: ${m.content}`,
+    )
     .join('\n');
   const user = [
     `Batch date: ${input.batchWeekday} ${input.batchDate}`,

@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '../config/schema.js';
-import { AttributionType, FactHistoryKind, FactScope, MemoryTier } from '../model/enums.js';
+import { AttributionType, type FactHistoryKind, FactScope, MemoryTier } from '../model/enums.js';
 import type { Fact, FactHistoryEntry, FactPatch, SourceRef } from '../model/fact.js';
 import type { IdGen } from '../ports/clock.js';
 import { normalizeText } from '../text/analyze.js';
@@ -9,7 +9,14 @@ import { assignTier, expiryFrom } from './tiers.js';
 const MAX_SOURCES = 8;
 
 /** A new fact from a candidate (optionally with a merged text). */
-export function buildFact(candidate: Candidate, guildId: string, ids: IdGen, at: Date, lifecycle: MemoryConfig['lifecycle'], text?: string): Fact {
+export function buildFact(
+  candidate: Candidate,
+  guildId: string,
+  ids: IdGen,
+  at: Date,
+  lifecycle: MemoryConfig['lifecycle'],
+  text?: string,
+): Fact {
   const body = text ?? candidate.text;
   const manual = candidate.origin === 'manual';
   const attribution = manual
@@ -18,7 +25,14 @@ export function buildFact(candidate: Candidate, guildId: string, ids: IdGen, at:
       ? AttributionType.THIRD_PARTY
       : AttributionType.SELF;
   const { tier, ttlDays } = assignTier(
-    { text: body, category: candidate.category, confidence: candidate.confidence, occurrences: 1, attribution, serverFact: candidate.subjectId === null },
+    {
+      text: body,
+      category: candidate.category,
+      confidence: candidate.confidence,
+      occurrences: 1,
+      attribution,
+      serverFact: candidate.subjectId === null,
+    },
     lifecycle,
   );
   return {
@@ -31,7 +45,12 @@ export function buildFact(candidate: Candidate, guildId: string, ids: IdGen, at:
     confidence: candidate.confidence,
     tier,
     scope: candidate.subjectId === null ? FactScope.SERVER : FactScope.USER,
-    attribution: { type: attribution, speakerId: candidate.speakerId, speakerName: candidate.speakerName, actorId: candidate.actorId },
+    attribution: {
+      type: attribution,
+      speakerId: candidate.speakerId,
+      speakerName: candidate.speakerName,
+      actorId: candidate.actorId,
+    },
     occurrences: 1,
     strength: 1,
     lastReinforcedAt: at,
@@ -51,16 +70,33 @@ export function buildFact(candidate: Candidate, guildId: string, ids: IdGen, at:
 }
 
 /** Patch of a reinforcement: one more occurrence, stronger, re-tiered, TTL restarted, sources merged. */
-export function reinforcementPatch(target: Fact, candidate: Candidate, at: Date, lifecycle: MemoryConfig['lifecycle']): FactPatch {
+export function reinforcementPatch(
+  target: Fact,
+  candidate: Candidate,
+  at: Date,
+  lifecycle: MemoryConfig['lifecycle'],
+): FactPatch {
   const occurrences = target.occurrences + 1;
   const confidence = Math.max(target.confidence, candidate.confidence);
   const { tier, ttlDays } = assignTier(
-    { text: target.text, category: target.category, confidence, occurrences, attribution: target.attribution.type, serverFact: target.subjectId === null },
+    {
+      text: target.text,
+      category: target.category,
+      confidence,
+      occurrences,
+      attribution: target.attribution.type,
+      serverFact: target.subjectId === null,
+    },
     lifecycle,
   );
   const keepTier = target.tier === MemoryTier.CORE ? MemoryTier.CORE : tier;
   const known = new Set(target.sources.map((s) => s.messageId));
-  const sources: SourceRef[] = [...target.sources, ...candidate.sources.filter((s) => !known.has(s.messageId)).map((s) => ({ ...s, role: 'supporting' as const }))].slice(-MAX_SOURCES);
+  const sources: SourceRef[] = [
+    ...target.sources,
+    ...candidate.sources
+      .filter((s) => !known.has(s.messageId))
+      .map((s) => ({ ...s, role: 'supporting' as const })),
+  ].slice(-MAX_SOURCES);
   return {
     occurrences,
     strength: target.strength + 1,
@@ -72,6 +108,22 @@ export function reinforcementPatch(target: Fact, candidate: Candidate, at: Date,
   };
 }
 
-export function historyEntry(fact: Fact, kind: FactHistoryKind, at: Date, detail: string, extra: Partial<FactHistoryEntry> = {}): FactHistoryEntry {
-  return { guildId: fact.guildId, factId: fact.id, at, kind, detail, previousText: null, actorId: null, version: fact.version, ...extra };
+export function historyEntry(
+  fact: Fact,
+  kind: FactHistoryKind,
+  at: Date,
+  detail: string,
+  extra: Partial<FactHistoryEntry> = {},
+): FactHistoryEntry {
+  return {
+    guildId: fact.guildId,
+    factId: fact.id,
+    at,
+    kind,
+    detail,
+    previousText: null,
+    actorId: null,
+    version: fact.version,
+    ...extra,
+  };
 }

@@ -9,13 +9,34 @@ const reject = (reason: string): GateVerdict => ({ ok: false, reason });
 export const MIN_FACT_CHARS = 12;
 export const MAX_FACT_CHARS = 400;
 
-const REFUSAL = ['i cannot', "i can't", 'i apologize', "i'm sorry", 'as an ai', "i'm unable", 'i am unable', 'against my guidelines'];
-const META = ['operations', 'chain of thought', 'let me think', 'final answer:', 'empty operations', 'as requested', 'here is the json', 'based on the messages', 'roster token', 'the participants'];
+const REFUSAL = [
+  'i cannot',
+  "i can't",
+  'i apologize',
+  "i'm sorry",
+  'as an ai',
+  "i'm unable",
+  'i am unable',
+  'against my guidelines',
+];
+const META = [
+  'operations',
+  'chain of thought',
+  'let me think',
+  'final answer:',
+  'empty operations',
+  'as requested',
+  'here is the json',
+  'based on the messages',
+  'roster token',
+  'the participants',
+];
 const SNOWFLAKE = /\b\d{15,25}\b/;
 const MENTION_TAG = /<@[!&]?\d+>/;
 const ROSTER_TOKEN = /\bp\d{1,3}\b/i;
 const WH_START = /^(who|what|when|where|why|how|which)\b/i;
-const AUX_QUESTION = /^(do|does|did|is|are|was|were|can|could|should|would|will|has|have|had)\s+(i|you|he|she|it|we|they|there|this|that|anyone|someone)\b/i;
+const AUX_QUESTION =
+  /^(do|does|did|is|are|was|were|can|could|should|would|will|has|have|had)\s+(i|you|he|she|it|we|they|there|this|that|anyone|someone)\b/i;
 const DENIAL = /\b(no no no|stop it)\b/i;
 
 /** Text hygiene: length, refusals, model meta-talk, ids, mention tags, roster tokens, questions. */
@@ -39,7 +60,8 @@ export function hygieneGate(text: string): GateVerdict {
 const URL_RE = /https?:\/\/\S+|www\.\S+/gi;
 const HAS_URL = /https?:\/\/\S+|www\.\S+/i;
 const SHARE_VERB = /\b(shared|posted|sent|uploaded|linked|dropped)\b/i;
-const MEDIA_NOUN = /\b(link|video|gif|image|photo|pic|picture|meme|file|clip|youtube|tiktok|tenor|screenshot)s?\b/i;
+const MEDIA_NOUN =
+  /\b(link|video|gif|image|photo|pic|picture|meme|file|clip|youtube|tiktok|tenor|screenshot)s?\b/i;
 
 /** A link or "shared a video" is not a durable fact. */
 export function ephemeralShareGate(text: string): GateVerdict {
@@ -61,10 +83,24 @@ export function plagiarismGate(text: string, cited: readonly string[], ratio = 0
   return pass;
 }
 
-const HEARSAY = ['expressed a belief', 'heard that', 'claims that', 'read online', 'someone said', 'rumor', 'rumour', 'apparently'];
+const HEARSAY = [
+  'expressed a belief',
+  'heard that',
+  'claims that',
+  'read online',
+  'someone said',
+  'rumor',
+  'rumour',
+  'apparently',
+];
 
 /** Confidence floor; hearsay needs a higher floor and a durable marker. */
-export function confidenceGate(text: string, confidence: number, minConfidence: number, hearsayMinConfidence: number): GateVerdict {
+export function confidenceGate(
+  text: string,
+  confidence: number,
+  minConfidence: number,
+  hearsayMinConfidence: number,
+): GateVerdict {
   const lower = text.toLowerCase();
   if (HEARSAY.some((h) => lower.includes(h))) {
     const durable = DURABLE_MARKERS.some((m) => lower.includes(m));

@@ -17,23 +17,46 @@ export function entitySlug(name: string): string {
 }
 
 /** The member a name unambiguously refers to (exactly one user holds that alias), else null. */
-export async function memberByName(store: MemoryStore, guildId: string, name: string): Promise<string | null> {
+export async function memberByName(
+  store: MemoryStore,
+  guildId: string,
+  name: string,
+): Promise<string | null> {
   const alias = normalizeAlias(name);
   if (alias.length < 2) return null;
   const users = new Set((await store.aliases.find(guildId, alias, 8)).map((a) => a.userId));
   return users.size === 1 ? ([...users][0] as string) : null;
 }
 
-async function entityNode(store: MemoryStore, guildId: string, name: string, kind: EntityKind, at: Date): Promise<NodeRef | null> {
+async function entityNode(
+  store: MemoryStore,
+  guildId: string,
+  name: string,
+  kind: EntityKind,
+  at: Date,
+): Promise<NodeRef | null> {
   const slug = entitySlug(name);
   if (slug.length === 0) return null;
   const member = await memberByName(store, guildId, name);
   if (member) return { type: NodeType.USER, id: member };
-  await store.graph.upsertEntity({ guildId, slug, name: name.slice(0, 64), kind, aliases: [normalizeAlias(name)], at });
+  await store.graph.upsertEntity({
+    guildId,
+    slug,
+    name: name.slice(0, 64),
+    kind,
+    aliases: [normalizeAlias(name)],
+    at,
+  });
   return { type: NodeType.ENTITY, id: slug };
 }
 
-async function resolveEnd(store: MemoryStore, guildId: string, end: RelationEnd, kinds: ReadonlyMap<string, EntityKind>, at: Date): Promise<NodeRef | null> {
+async function resolveEnd(
+  store: MemoryStore,
+  guildId: string,
+  end: RelationEnd,
+  kinds: ReadonlyMap<string, EntityKind>,
+  at: Date,
+): Promise<NodeRef | null> {
   if (end.kind === 'user') return { type: NodeType.USER, id: end.userId };
   return entityNode(store, guildId, end.name, kinds.get(normalizeAlias(end.name)) ?? EntityKind.CONCEPT, at);
 }
@@ -43,14 +66,22 @@ async function resolveEnd(store: MemoryStore, guildId: string, end: RelationEnd,
  * entities (with identity collapse: a name that is a member becomes that member) and typed
  * relations. Returns the entity slugs linked to the fact.
  */
-export async function writeFactGraph(store: MemoryStore, fact: Fact, candidate: Candidate, at: Date): Promise<string[]> {
+export async function writeFactGraph(
+  store: MemoryStore,
+  fact: Fact,
+  candidate: Candidate,
+  at: Date,
+): Promise<string[]> {
   const guildId = fact.guildId;
   const links: Link[] = [];
-  const link = (nodeType: NodeType, nodeId: string, kind: EdgeKind) => links.push({ guildId, factId: fact.id, nodeType, nodeId, kind, createdAt: at });
+  const link = (nodeType: NodeType, nodeId: string, kind: EdgeKind) =>
+    links.push({ guildId, factId: fact.id, nodeType, nodeId, kind, createdAt: at });
   if (fact.subjectId) link(NodeType.USER, fact.subjectId, EdgeKind.SUBJECT_OF);
-  if (candidate.speakerId && candidate.speakerId !== fact.subjectId) link(NodeType.USER, candidate.speakerId, EdgeKind.SPEAKER_OF);
+  if (candidate.speakerId && candidate.speakerId !== fact.subjectId)
+    link(NodeType.USER, candidate.speakerId, EdgeKind.SPEAKER_OF);
   for (const userId of candidate.relatedUserIds) {
-    if (userId !== fact.subjectId && userId !== candidate.speakerId) link(NodeType.USER, userId, EdgeKind.MENTIONED_WITH);
+    if (userId !== fact.subjectId && userId !== candidate.speakerId)
+      link(NodeType.USER, userId, EdgeKind.MENTIONED_WITH);
   }
   const kinds = new Map(candidate.entities.map((e) => [normalizeAlias(e.name), e.kind]));
   const slugs: string[] = [];
@@ -70,14 +101,30 @@ export async function writeFactGraph(store: MemoryStore, fact: Fact, candidate: 
   for (const relation of candidate.relations) {
     const verb = normalizeVerb(relation.verb);
     if (!verb) continue;
-    const [src, dst] = await Promise.all([resolveEnd(store, guildId, relation.from, kinds, at), resolveEnd(store, guildId, relation.to, kinds, at)]);
+    const [src, dst] = await Promise.all([
+      resolveEnd(store, guildId, relation.from, kinds, at),
+      resolveEnd(store, guildId, relation.to, kinds, at),
+    ]);
     if (!src || !dst || (src.type === dst.type && src.id === dst.id)) continue;
-    await store.graph.upsertRelation({ guildId, src, dst, verb, polarity: polarityOf(verb), confidence: fact.confidence, evidenceFactId: fact.id, at });
+    await store.graph.upsertRelation({
+      guildId,
+      src,
+      dst,
+      verb,
+      polarity: polarityOf(verb),
+      confidence: fact.confidence,
+      evidenceFactId: fact.id,
+      at,
+    });
     for (const node of [src, dst]) {
       if (node.type === NodeType.ENTITY && !slugs.includes(node.id)) {
         slugs.push(node.id);
         link(NodeType.ENTITY, node.id, EdgeKind.ABOUT_ENTITY);
-      } else if (node.type === NodeType.USER && node.id !== fact.subjectId && node.id !== candidate.speakerId) {
+      } else if (
+        node.type === NodeType.USER &&
+        node.id !== fact.subjectId &&
+        node.id !== candidate.speakerId
+      ) {
         link(NodeType.USER, node.id, EdgeKind.ABOUT_USER);
       }
     }

@@ -82,7 +82,10 @@ function repairTruncated(s: string): string {
   let out = s;
   if (escaped) out = out.slice(0, -1);
   if (inString) out += '"';
-  out = out.replace(/,\s*$/, '').replace(/,\s*"[^"]*"\s*:?\s*$/, '').replace(/:\s*$/, ': null');
+  out = out
+    .replace(/,\s*$/, '')
+    .replace(/,\s*"[^"]*"\s*:?\s*$/, '')
+    .replace(/:\s*$/, ': null');
   while (stack.length > 0) out += stack.pop();
   return out;
 }

@@ -45,7 +45,9 @@ export interface NoiseGateOptions {
   readonly minLongMessageChars?: number;
 }
 
-export type NoiseVerdict = { readonly extract: true; readonly reason: 'durable_marker' | 'enough_content' } | { readonly extract: false; readonly reason: 'too_little_text' | 'chatter' };
+export type NoiseVerdict =
+  | { readonly extract: true; readonly reason: 'durable_marker' | 'enough_content' }
+  | { readonly extract: false; readonly reason: 'too_little_text' | 'chatter' };
 
 const URL = /https?:\/\/\S+|www\.\S+/gi;
 const MENTION = /<[@#][!&]?\d+>|<a?:\w+:\d+>/g;
@@ -60,7 +62,8 @@ export function noiseGate(contents: readonly string[], options: NoiseGateOptions
   const meaningful = joined.replace(/[^\p{L}\p{N}]/gu, '').length;
   if (meaningful < minMeaningful) return { extract: false, reason: 'too_little_text' };
   const normalizedApostrophes = joined.replace(/’/g, "'");
-  if (DURABLE_MARKERS.some((m) => normalizedApostrophes.includes(m))) return { extract: true, reason: 'durable_marker' };
+  if (DURABLE_MARKERS.some((m) => normalizedApostrophes.includes(m)))
+    return { extract: true, reason: 'durable_marker' };
   const words = tokenize(joined).length;
   const longest = Math.max(0, ...cleaned.map((c) => c.length));
   if (words < minWords && longest < minLong) return { extract: false, reason: 'chatter' };

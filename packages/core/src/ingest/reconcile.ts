@@ -1,10 +1,15 @@
 import type { MemoryConfig } from '../config/schema.js';
-import { queryTerms } from '../text/analyze.js';
 import { dot } from '../embedding/vector-math.js';
-import { ReconcileKind, reconcileOutputSchema, type ReconcileCollision, type ReconcileDecision } from '../extraction/task-contracts.js';
+import {
+  type ReconcileCollision,
+  type ReconcileDecision,
+  ReconcileKind,
+  reconcileOutputSchema,
+} from '../extraction/task-contracts.js';
 import { MeterPurpose } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
+import { queryTerms } from '../text/analyze.js';
 import type { Candidate } from './candidate.js';
 import { contradicts, STATE_CHANGE } from './contradiction.js';
 import type { IngestDeps } from './deps.js';
@@ -17,8 +22,21 @@ export const MAX_NEIGHBOURS = 6;
 export type Action =
   | { readonly kind: 'add'; readonly candidate: Candidate; readonly vector: Float32Array }
   | { readonly kind: 'reinforce'; readonly candidate: Candidate; readonly target: Fact }
-  | { readonly kind: 'supersede'; readonly candidate: Candidate; readonly vector: Float32Array; readonly target: Fact; readonly mergedText: string | null; readonly reason: string }
-  | { readonly kind: 'invalidate'; readonly candidate: Candidate; readonly vector: Float32Array; readonly target: Fact; readonly reason: string };
+  | {
+      readonly kind: 'supersede';
+      readonly candidate: Candidate;
+      readonly vector: Float32Array;
+      readonly target: Fact;
+      readonly mergedText: string | null;
+      readonly reason: string;
+    }
+  | {
+      readonly kind: 'invalidate';
+      readonly candidate: Candidate;
+      readonly vector: Float32Array;
+      readonly target: Fact;
+      readonly reason: string;
+    };
 
 export interface ReconcileResult {
   readonly actions: Action[];
@@ -53,12 +71,22 @@ export async function reconcile(
   let dropped = 0;
   for (const [i, candidate] of candidates.entries()) {
     const vector = vectors[i] as Float32Array;
-    if (kept.some((k) => k.candidate.subjectId === candidate.subjectId && dot(k.vector, vector) >= cfg.nearDuplicateThreshold)) {
+    if (
+      kept.some(
+        (k) =>
+          k.candidate.subjectId === candidate.subjectId &&
+          dot(k.vector, vector) >= cfg.nearDuplicateThreshold,
+      )
+    ) {
       dropped++;
       continue;
     }
     kept.push({ candidate, vector });
-    const duplicate = await deps.store.facts.findByNormalizedText(guildId, candidate.subjectId, candidate.normalizedText);
+    const duplicate = await deps.store.facts.findByNormalizedText(
+      guildId,
+      candidate.subjectId,
+      candidate.normalizedText,
+    );
     if (duplicate) {
       actions.push({ kind: 'reinforce', candidate, target: duplicate });
       continue;
@@ -69,9 +97,17 @@ export async function reconcile(
       actions.push({ kind: 'reinforce', candidate, target: top.fact });
       continue;
     }
-    const contradicted = related.find((f) => contradicts(candidate.text, f.text, options.subjectName(candidate.subjectId)));
+    const contradicted = related.find((f) =>
+      contradicts(candidate.text, f.text, options.subjectName(candidate.subjectId)),
+    );
     if (contradicted) {
-      actions.push({ kind: 'invalidate', candidate, vector, target: contradicted, reason: 'contradiction_rule' });
+      actions.push({
+        kind: 'invalidate',
+        candidate,
+        vector,
+        target: contradicted,
+        reason: 'contradiction_rule',
+      });
       continue;
     }
     if (!top) {
@@ -103,19 +139,34 @@ async function neighbourPool(
   vector: Float32Array,
   cfg: MemoryConfig['extraction'],
 ): Promise<{ colliding: { fact: Fact; score: number }[]; related: Fact[] }> {
-  const scope = candidate.subjectId === null ? { serverOnly: true as const } : { subjectIds: [candidate.subjectId] };
+  const scope =
+    candidate.subjectId === null ? { serverOnly: true as const } : { subjectIds: [candidate.subjectId] };
   const [hits, lexical] = await Promise.all([
     deps.store.vectors.search({ kind: 'fact', guildId, vector, limit: MAX_NEIGHBOURS, ...scope }),
     deps.store.facts.searchText({ guildId, ...scope }, queryTerms(candidate.text), MAX_NEIGHBOURS),
   ]);
-  const facts = new Map((await deps.store.facts.get(guildId, hits.map((h) => h.id))).map((f) => [f.id, f]));
-  const live = (f: Fact | undefined): f is Fact => f !== undefined && f.supersededById === null && f.validUntil === null;
+  const facts = new Map(
+    (
+      await deps.store.facts.get(
+        guildId,
+        hits.map((h) => h.id),
+      )
+    ).map((f) => [f.id, f]),
+  );
+  const live = (f: Fact | undefined): f is Fact =>
+    f !== undefined && f.supersededById === null && f.validUntil === null;
   const changing = STATE_CHANGE.test(candidate.text);
   const colliding = hits
     .filter((h) => h.score >= cfg.collisionFloor)
     .map((h) => ({ fact: facts.get(h.id), score: h.score }))
     .filter((n): n is { fact: Fact; score: number } => live(n.fact))
-    .filter((n) => n.score >= cfg.collisionThreshold || changing || STATE_CHANGE.test(n.fact.text) || n.fact.category === candidate.category);
+    .filter(
+      (n) =>
+        n.score >= cfg.collisionThreshold ||
+        changing ||
+        STATE_CHANGE.test(n.fact.text) ||
+        n.fact.category === candidate.category,
+    );
   const related = new Map<string, Fact>();
   for (const h of hits) {
     const f = facts.get(h.id);
@@ -167,7 +218,8 @@ async function decide(
     });
     const byCandidate = new Map<number, ReconcileDecision>();
     for (const d of result.value.decisions) {
-      if (d.candidateIndex < 0 || d.candidateIndex >= collisions.length || byCandidate.has(d.candidateIndex)) continue;
+      if (d.candidateIndex < 0 || d.candidateIndex >= collisions.length || byCandidate.has(d.candidateIndex))
+        continue;
       byCandidate.set(d.candidateIndex, d);
     }
     return { byCandidate, targets, calls: result.calls };
@@ -177,7 +229,11 @@ async function decide(
   }
 }
 
-function toAction(pending: Pending, decision: ReconcileDecision | undefined, targets: ReadonlyMap<string, Fact>): Action {
+function toAction(
+  pending: Pending,
+  decision: ReconcileDecision | undefined,
+  targets: ReadonlyMap<string, Fact>,
+): Action {
   const { candidate, vector } = pending;
   const nearest = pending.neighbours[0]?.fact as Fact;
   const target = decision?.targetId ? targets.get(decision.targetId) : undefined;
@@ -186,7 +242,15 @@ function toAction(pending: Pending, decision: ReconcileDecision | undefined, tar
     case ReconcileKind.ADD:
       return { kind: 'add', candidate, vector };
     case ReconcileKind.UPDATE:
-      if (own) return { kind: 'supersede', candidate, vector, target: own, mergedText: decision.text, reason: 'model_update' };
+      if (own)
+        return {
+          kind: 'supersede',
+          candidate,
+          vector,
+          target: own,
+          mergedText: decision.text,
+          reason: 'model_update',
+        };
       break;
     case ReconcileKind.INVALIDATE:
       if (own) return { kind: 'invalidate', candidate, vector, target: own, reason: 'model_invalidate' };

@@ -1,4 +1,4 @@
-import { SERVER_TOKEN, type RosterEntry } from '../extraction/extraction-contract.js';
+import { type RosterEntry, SERVER_TOKEN } from '../extraction/extraction-contract.js';
 import type { StoredMessage } from '../model/message.js';
 
 /**
@@ -49,7 +49,10 @@ export class Roster {
 }
 
 /** A display name for a message author: display name, then username, then a neutral label. */
-export function authorName(m: Pick<StoredMessage, 'authorDisplayName' | 'authorUsername'>, fallback: string): string {
+export function authorName(
+  m: Pick<StoredMessage, 'authorDisplayName' | 'authorUsername'>,
+  fallback: string,
+): string {
   const name = m.authorDisplayName.trim() || m.authorUsername.trim();
   return name.length > 0 && !/^\d{9,}$/.test(name) ? name : fallback;
 }

@@ -11,7 +11,10 @@ export function copyRatio(a: string, b: string): number {
   for (let i = 1; i <= long.length; i++) {
     const c = long.charCodeAt(i - 1);
     for (let j = 1; j <= short.length; j++) {
-      curr[j] = c === short.charCodeAt(j - 1) ? (prev[j - 1] as number) + 1 : Math.max(prev[j] as number, curr[j - 1] as number);
+      curr[j] =
+        c === short.charCodeAt(j - 1)
+          ? (prev[j - 1] as number) + 1
+          : Math.max(prev[j] as number, curr[j - 1] as number);
     }
     [prev, curr] = [curr, prev];
   }

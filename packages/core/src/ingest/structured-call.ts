@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import type { MeterPurpose } from '../model/enums.js';
 import type { ChatLLM, ChatMessage, ChatTask, JsonSchema, ResponseFormat } from '../ports/chat-llm.js';
@@ -33,11 +33,16 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-function validate<T>(schema: z.ZodType<T>, text: string): { ok: true; value: T } | { ok: false; problem: string } {
+function validate<T>(
+  schema: z.ZodType<T>,
+  text: string,
+): { ok: true; value: T } | { ok: false; problem: string } {
   const parsed = parseJsonObject(text);
   if (parsed === undefined) return { ok: false, problem: 'the reply was not a JSON object' };
   const result = schema.safeParse(parsed);
-  return result.success ? { ok: true, value: result.data } : { ok: false, problem: describeIssues(result.error) };
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, problem: describeIssues(result.error) };
 }
 
 /**
@@ -56,7 +61,11 @@ export async function callStructured<T>(options: StructuredCallOptions<T>): Prom
     responseFormat,
     ...(options.guildId !== undefined ? { guildId: options.guildId } : {}),
   };
-  const first = await options.llm.complete({ ...base, messages: options.messages, ...(options.task ? { task: options.task } : {}) });
+  const first = await options.llm.complete({
+    ...base,
+    messages: options.messages,
+    ...(options.task ? { task: options.task } : {}),
+  });
   await options.onUsage?.(first.promptTokens);
   const checked = validate(options.schema, first.text);
   if (checked.ok) return { value: checked.value, calls: 1, repaired: false };
@@ -77,5 +86,8 @@ export async function callStructured<T>(options: StructuredCallOptions<T>): Prom
   await options.onUsage?.(second.promptTokens);
   const again = validate(options.schema, second.text);
   if (again.ok) return { value: again.value, calls: 2, repaired: true };
-  throw new MemoryError(ErrorCode.LLM_OUTPUT_INVALID, `the model output for ${options.purpose} did not validate after one repair turn`);
+  throw new MemoryError(
+    ErrorCode.LLM_OUTPUT_INVALID,
+    `the model output for ${options.purpose} did not validate after one repair turn`,
+  );
 }

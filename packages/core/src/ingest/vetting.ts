@@ -1,3 +1,4 @@
+import type { MemoryConfig } from '../config/schema.js';
 import type { ExtractionOutput, ProposedFact } from '../extraction/extraction-contract.js';
 import { SourceRole } from '../model/enums.js';
 import type { SourceRef } from '../model/fact.js';
@@ -7,7 +8,6 @@ import type { BatchContext } from './batch-context.js';
 import type { Candidate, CandidateRelation, RelationEnd } from './candidate.js';
 import { messageUrl } from './deps.js';
 import { confidenceGate, ephemeralShareGate, hygieneGate, injectionGate, plagiarismGate } from './gates.js';
-import type { MemoryConfig } from '../config/schema.js';
 
 export interface VettingResult {
   readonly candidates: Candidate[];
@@ -17,7 +17,9 @@ export interface VettingResult {
 
 function sourcesFor(op: ProposedFact, ctx: BatchContext): { refs: SourceRef[]; cited: StoredMessage[] } {
   const indexes = [...new Set(op.sourceMessageIndexes)].filter((i) => ctx.byIndex.has(i));
-  const cited = (indexes.length > 0 ? indexes : [1]).map((i) => ctx.byIndex.get(i)).filter((m): m is StoredMessage => m !== undefined);
+  const cited = (indexes.length > 0 ? indexes : [1])
+    .map((i) => ctx.byIndex.get(i))
+    .filter((m): m is StoredMessage => m !== undefined);
   const refs = cited.slice(0, 8).map((m, i) => ({
     messageId: m.messageId,
     channelId: m.channelId,
@@ -31,7 +33,12 @@ function sourcesFor(op: ProposedFact, ctx: BatchContext): { refs: SourceRef[]; c
   return { refs, cited };
 }
 
-function end(ctx: BatchContext, token: string | null, entity: string | null, fallbackUser: string | null): RelationEnd | null {
+function end(
+  ctx: BatchContext,
+  token: string | null,
+  entity: string | null,
+  fallbackUser: string | null,
+): RelationEnd | null {
   if (token) {
     const user = ctx.roster.userOf(token);
     if (typeof user === 'string') return { kind: 'user', userId: user };
@@ -46,7 +53,11 @@ function end(ctx: BatchContext, token: string | null, entity: string | null, fal
  * pass hygiene, ephemeral-share, plagiarism, confidence and prompt-injection gates; at most
  * `maxCandidatesPerBatch`; exact in-batch duplicates dropped.
  */
-export function vetOperations(output: ExtractionOutput, ctx: BatchContext, config: MemoryConfig['extraction']): VettingResult {
+export function vetOperations(
+  output: ExtractionOutput,
+  ctx: BatchContext,
+  config: MemoryConfig['extraction'],
+): VettingResult {
   const rejected: Record<string, number> = {};
   const reject = (reason: string) => {
     rejected[reason] = (rejected[reason] ?? 0) + 1;
@@ -54,7 +65,8 @@ export function vetOperations(output: ExtractionOutput, ctx: BatchContext, confi
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   const ops = output.operations;
-  if (ops.length > config.maxCandidatesPerBatch) rejected['over_candidate_limit'] = ops.length - config.maxCandidatesPerBatch;
+  if (ops.length > config.maxCandidatesPerBatch)
+    rejected['over_candidate_limit'] = ops.length - config.maxCandidatesPerBatch;
   for (const op of ops.slice(0, config.maxCandidatesPerBatch)) {
     const subject = ctx.roster.userOf(op.subjectToken);
     if (subject === undefined) {
@@ -106,7 +118,8 @@ export function vetOperations(output: ExtractionOutput, ctx: BatchContext, confi
       if (from && to) relations.push({ verb: r.verb, from, to });
     }
     const mentioned = new Set<string>();
-    for (const m of cited) for (const id of m.mentionIds) if (!ctx.blocked.has(id) && ctx.roster.tokenOf(id)) mentioned.add(id);
+    for (const m of cited)
+      for (const id of m.mentionIds) if (!ctx.blocked.has(id) && ctx.roster.tokenOf(id)) mentioned.add(id);
     if (speaker) mentioned.add(speaker);
     if (subject) mentioned.delete(subject);
     candidates.push({
@@ -119,7 +132,9 @@ export function vetOperations(output: ExtractionOutput, ctx: BatchContext, confi
       confidence: op.confidence,
       sources: refs,
       relatedUserIds: [...mentioned],
-      entities: op.entities.map((e) => ({ name: e.name.trim(), kind: e.kind })).filter((e) => e.name.length > 0),
+      entities: op.entities
+        .map((e) => ({ name: e.name.trim(), kind: e.kind }))
+        .filter((e) => e.name.length > 0),
       relations,
       origin: 'extraction',
       actorId: null,

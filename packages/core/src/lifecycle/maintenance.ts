@@ -1,10 +1,10 @@
 import type { MemoryConfig } from '../config/schema.js';
+import { retireFact } from '../ingest/commit.js';
 import { FactHistoryKind } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
-import { retireFact } from '../ingest/commit.js';
 import type { EventBus } from '../runtime/events.js';
 import { selectExpired, selectForgotten, selectOverCap } from './retention.js';
 
@@ -46,20 +46,46 @@ async function activeFacts(store: MemoryStore, guildId: string): Promise<Fact[]>
  * processes (a store cursor records the last run): expire TTLs, forget decayed facts, prune over
  * caps (manual and core last), delete processed queue rows past retention.
  */
-export async function runMaintenance(deps: MaintenanceDeps, guildId: string, force = false): Promise<MaintenanceReport> {
+export async function runMaintenance(
+  deps: MaintenanceDeps,
+  guildId: string,
+  force = false,
+): Promise<MaintenanceReport> {
   const { store, clock, config } = deps;
   const now = clock.now();
-  const idle: MaintenanceReport = { guildId, ran: false, expired: 0, forgotten: 0, pruned: 0, processedRowsDeleted: 0, conversationRowsDeleted: 0 };
+  const idle: MaintenanceReport = {
+    guildId,
+    ran: false,
+    expired: 0,
+    forgotten: 0,
+    pruned: 0,
+    processedRowsDeleted: 0,
+    conversationRowsDeleted: 0,
+  };
   const last = await store.governance.getCursor(guildId, CURSOR);
-  if (!force && last !== null && now.getTime() - Date.parse(last) < config.lifecycle.maintenanceIntervalSeconds * 1000) return idle;
+  if (
+    !force &&
+    last !== null &&
+    now.getTime() - Date.parse(last) < config.lifecycle.maintenanceIntervalSeconds * 1000
+  )
+    return idle;
   await store.governance.setCursor(guildId, CURSOR, now.toISOString());
 
   const facts = await activeFacts(store, guildId);
   const expired = selectExpired(facts, now);
   const gone = new Set(expired.map((f) => f.id));
-  const forgotten = selectForgotten(facts.filter((f) => !gone.has(f.id)), now, config.lifecycle.decayStabilityDays, config.lifecycle.forgetRetentionFloor);
+  const forgotten = selectForgotten(
+    facts.filter((f) => !gone.has(f.id)),
+    now,
+    config.lifecycle.decayStabilityDays,
+    config.lifecycle.forgetRetentionFloor,
+  );
   for (const f of forgotten) gone.add(f.id);
-  const pruned = selectOverCap(facts.filter((f) => !gone.has(f.id)), config.lifecycle.maxFactsPerUser, config.lifecycle.maxServerFacts);
+  const pruned = selectOverCap(
+    facts.filter((f) => !gone.has(f.id)),
+    config.lifecycle.maxFactsPerUser,
+    config.lifecycle.maxServerFacts,
+  );
 
   const retire = async (list: readonly Fact[], kind: FactHistoryKind, detail: string) => {
     for (let i = 0; i < list.length; i += WRITE_CHUNK) {
@@ -67,7 +93,8 @@ export async function runMaintenance(deps: MaintenanceDeps, guildId: string, for
         for (const f of list.slice(i, i + WRITE_CHUNK)) await retireFact(store, f, now, kind, detail, null);
       });
     }
-    for (const f of list) deps.events.emit('FactSuperseded', { guildId, oldFactId: f.id, newFactId: null, reason: detail });
+    for (const f of list)
+      deps.events.emit('FactSuperseded', { guildId, oldFactId: f.id, newFactId: null, reason: detail });
   };
   await retire(expired, FactHistoryKind.EXPIRED, 'ttl');
   await retire(forgotten, FactHistoryKind.FORGOTTEN, 'decay');
@@ -78,7 +105,21 @@ export async function runMaintenance(deps: MaintenanceDeps, guildId: string, for
   deps.logger?.({
     level: 'info',
     event: 'maintenance.done',
-    data: { guildId, expired: expired.length, forgotten: forgotten.length, pruned: pruned.length, processedRowsDeleted },
+    data: {
+      guildId,
+      expired: expired.length,
+      forgotten: forgotten.length,
+      pruned: pruned.length,
+      processedRowsDeleted,
+    },
   });
-  return { guildId, ran: true, expired: expired.length, forgotten: forgotten.length, pruned: pruned.length, processedRowsDeleted, conversationRowsDeleted: 0 };
+  return {
+    guildId,
+    ran: true,
+    expired: expired.length,
+    forgotten: forgotten.length,
+    pruned: pruned.length,
+    processedRowsDeleted,
+    conversationRowsDeleted: 0,
+  };
 }

@@ -4,13 +4,21 @@ import type { Fact } from '../model/fact.js';
 const DAY = 86_400_000;
 
 /** Memory retention of a fact: exp(−Δdays / (max(strength, 1) × stabilityDays)) since last reinforced. */
-export function retention(fact: Pick<Fact, 'strength' | 'lastReinforcedAt'>, now: Date, stabilityDays: number): number {
+export function retention(
+  fact: Pick<Fact, 'strength' | 'lastReinforcedAt'>,
+  now: Date,
+  stabilityDays: number,
+): number {
   const days = Math.max(0, (now.getTime() - fact.lastReinforcedAt.getTime()) / DAY);
   return Math.exp(-days / (Math.max(fact.strength, 1) * stabilityDays));
 }
 
 /** Strength prior used by recall: min(1, ln(1+s)/ln 11) × retention. */
-export function strengthSignal(fact: Pick<Fact, 'strength' | 'lastReinforcedAt'>, now: Date, stabilityDays: number): number {
+export function strengthSignal(
+  fact: Pick<Fact, 'strength' | 'lastReinforcedAt'>,
+  now: Date,
+  stabilityDays: number,
+): number {
   return Math.min(1, Math.log1p(fact.strength) / Math.log(11)) * retention(fact, now, stabilityDays);
 }
 
@@ -19,7 +27,12 @@ function protectedFromDecay(fact: Fact): boolean {
 }
 
 /** Facts whose retention fell below the floor (never core or manual facts). */
-export function selectForgotten(facts: readonly Fact[], now: Date, stabilityDays: number, floor: number): Fact[] {
+export function selectForgotten(
+  facts: readonly Fact[],
+  now: Date,
+  stabilityDays: number,
+  floor: number,
+): Fact[] {
   return facts.filter((f) => !protectedFromDecay(f) && retention(f, now, stabilityDays) < floor);
 }
 

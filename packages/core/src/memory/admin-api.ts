@@ -1,10 +1,16 @@
 import { ErrorCode, MemoryError } from '../errors/index.js';
-import { EXPORT_FORMAT, EXPORT_VERSION, guildExportSchema, type GuildExport, type PurgeReport } from '../model/admin.js';
-import { isActive, type Fact } from '../model/fact.js';
+import type { IngestDeps } from '../ingest/deps.js';
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type GuildExport,
+  guildExportSchema,
+  type PurgeReport,
+} from '../model/admin.js';
+import { type Fact, isActive } from '../model/fact.js';
 import type { Alias, Digest, Relation } from '../model/graph.js';
 import type { StoredMessage } from '../model/message.js';
 import type { ImportCounts } from '../ports/governance-store.js';
-import type { IngestDeps } from '../ingest/deps.js';
 
 const EMBED_CHUNK = 64;
 
@@ -38,7 +44,16 @@ export function createAdminApi(deps: AdminApiDeps) {
     for (let i = 0; i < facts.length; i += EMBED_CHUNK) {
       const chunk = facts.slice(i, i + EMBED_CHUNK);
       const vectors = await deps.embedder.embed(chunk.map((f) => f.text));
-      await store.vectors.upsert(chunk.map((f, j) => ({ kind: 'fact' as const, id: f.id, guildId, subjectId: f.subjectId, active: isActive(f), vector: vectors[j] as Float32Array })));
+      await store.vectors.upsert(
+        chunk.map((f, j) => ({
+          kind: 'fact' as const,
+          id: f.id,
+          guildId,
+          subjectId: f.subjectId,
+          active: isActive(f),
+          vector: vectors[j] as Float32Array,
+        })),
+      );
     }
   };
 
@@ -61,7 +76,11 @@ export function createAdminApi(deps: AdminApiDeps) {
      */
     async purgeUser(input: { guildId: string; userId: string; dryRun?: boolean }): Promise<PurgeReport> {
       await deps.ensureStarted();
-      const report = await store.governance.purgeUser({ guildId: input.guildId, userId: input.userId, dryRun: input.dryRun ?? true });
+      const report = await store.governance.purgeUser({
+        guildId: input.guildId,
+        userId: input.userId,
+        dryRun: input.dryRun ?? true,
+      });
       if (!report.dryRun) deps.forgetUserCaches(input.guildId, input.userId);
       return report;
     },
@@ -78,14 +97,27 @@ export function createAdminApi(deps: AdminApiDeps) {
       await deps.ensureStarted();
       const parsed = guildExportSchema.safeParse(input.data);
       if (!parsed.success) {
-        const issues = parsed.error.issues.slice(0, 50).map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message }));
-        throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'the export document does not match the expected format', { issues });
+        const issues = parsed.error.issues
+          .slice(0, 50)
+          .map((i) => ({
+            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+            code: i.code,
+            message: i.message,
+          }));
+        throw new MemoryError(
+          ErrorCode.SCHEMA_INVALID,
+          'the export document does not match the expected format',
+          { issues },
+        );
       }
       const { format: _f, version: _v, exportedAt: _e, ...snapshot } = parsed.data;
       const guildId = input.guildId ?? snapshot.guildId;
       const target = { ...snapshot, guildId };
       const counts = await store.governance.importGuild(target);
-      await reembed(guildId, target.facts.map((f) => ({ ...f, guildId })));
+      await reembed(
+        guildId,
+        target.facts.map((f) => ({ ...f, guildId })),
+      );
       return counts;
     },
 
@@ -105,7 +137,9 @@ export function createAdminApi(deps: AdminApiDeps) {
         factsAbout: snapshot.facts.filter((f) => f.subjectId === u),
         factsStated: snapshot.facts.filter((f) => f.subjectId !== u && f.attribution.speakerId === u),
         aliases: snapshot.aliases.filter((a) => a.userId === u),
-        relations: snapshot.relations.filter((r) => (r.srcType === 'user' && r.srcId === u) || (r.dstType === 'user' && r.dstId === u)),
+        relations: snapshot.relations.filter(
+          (r) => (r.srcType === 'user' && r.srcId === u) || (r.dstType === 'user' && r.dstId === u),
+        ),
         digest: snapshot.digests.find((d) => d.subjectId === u) ?? null,
         messages,
       };

@@ -1,10 +1,10 @@
-import { commandOutputSchema, type CommandClassification } from '../extraction/task-contracts.js';
-import { classifyCommandHeuristically, COMMAND_GATE } from '../heuristic/index.js';
+import { type CommandClassification, commandOutputSchema } from '../extraction/task-contracts.js';
+import { COMMAND_GATE, classifyCommandHeuristically } from '../heuristic/index.js';
+import { callStructured } from '../ingest/structured-call.js';
 import { toStrictJsonSchema } from '../llm/index.js';
 import { CommandAction, MeterPurpose } from '../model/enums.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import type { Logger } from '../ports/logger.js';
-import { callStructured } from '../ingest/structured-call.js';
 
 export type { CommandClassification };
 
@@ -17,7 +17,10 @@ const SYSTEM = `Classify a chat message addressed to a bot with long-term memory
  * the answer is `none`. With a match the small model decides; if it fails (or there is none) the
  * heuristic classifier answers.
  */
-export async function classifyCommand(text: string, deps: { llm: ChatLLM | null; structuredMode: 'strict' | 'json_object'; logger?: Logger }): Promise<CommandClassification> {
+export async function classifyCommand(
+  text: string,
+  deps: { llm: ChatLLM | null; structuredMode: 'strict' | 'json_object'; logger?: Logger },
+): Promise<CommandClassification> {
   const trimmed = text.trim().slice(0, 2000);
   if (!COMMAND_GATE.test(trimmed)) return { action: CommandAction.NONE, targetText: '', confidence: 0 };
   if (!deps.llm) return classifyCommandHeuristically(trimmed);

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { ErrorCode, MemoryError } from '../errors/index.js';
-import { hygieneGate } from '../ingest/gates.js';
-import { buildFact, historyEntry } from '../ingest/fact-builder.js';
-import { insertFact, reinforceFact, retireFact } from '../ingest/commit.js';
+import { isValidAlias, normalizeAlias } from '../identity/aliases.js';
 import type { Candidate, CandidateRelation } from '../ingest/candidate.js';
+import { insertFact, reinforceFact, retireFact } from '../ingest/commit.js';
 import type { IngestDeps } from '../ingest/deps.js';
+import { buildFact, historyEntry } from '../ingest/fact-builder.js';
+import { hygieneGate } from '../ingest/gates.js';
 import { AliasSource, EntityKind, FactCategory, FactHistoryKind } from '../model/enums.js';
 import type { Fact, FactHistoryEntry, Page } from '../model/fact.js';
-import { isValidAlias, normalizeAlias } from '../identity/aliases.js';
 import { normalizeText } from '../text/analyze.js';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
@@ -23,9 +23,24 @@ export const rememberSchema = z
     confidence: z.number().min(0).max(1).default(1),
     actorId: id.nullish().transform((v) => v ?? null),
     speakerId: id.nullish().transform((v) => v ?? null),
-    entities: z.array(z.object({ name: z.string().min(1).max(64), kind: z.enum(values(EntityKind)).default('concept') }).strict()).max(12).default([]),
+    entities: z
+      .array(
+        z
+          .object({ name: z.string().min(1).max(64), kind: z.enum(values(EntityKind)).default('concept') })
+          .strict(),
+      )
+      .max(12)
+      .default([]),
     relations: z
-      .array(z.object({ verb: z.string().min(2).max(48), toUserId: id.optional(), toEntity: z.string().min(1).max(64).optional() }).strict())
+      .array(
+        z
+          .object({
+            verb: z.string().min(2).max(48),
+            toUserId: id.optional(),
+            toEntity: z.string().min(1).max(64).optional(),
+          })
+          .strict(),
+      )
       .max(12)
       .default([]),
     /** Registers this name as a strong alias of the subject. */
@@ -37,8 +52,16 @@ export type RememberInput = z.input<typeof rememberSchema>;
 function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message }));
-  throw new MemoryError(ErrorCode.SCHEMA_INVALID, `invalid input at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`, { issues });
+  const issues = r.error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    code: i.code,
+    message: i.message,
+  }));
+  throw new MemoryError(
+    ErrorCode.SCHEMA_INVALID,
+    `invalid input at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`,
+    { issues },
+  );
 }
 
 export interface FactsApiDeps extends IngestDeps {
@@ -70,10 +93,17 @@ export function createFactsApi(deps: FactsApiDeps) {
       await assertSubjectAllowed(v.guildId, v.subjectId);
       const text = v.text.trim();
       const verdict = hygieneGate(text);
-      if (!verdict.ok) throw new MemoryError(ErrorCode.SCHEMA_INVALID, `fact text rejected: ${verdict.reason}`, { issues: [{ path: ['text'], code: verdict.reason, message: `rejected: ${verdict.reason}` }] });
+      if (!verdict.ok)
+        throw new MemoryError(ErrorCode.SCHEMA_INVALID, `fact text rejected: ${verdict.reason}`, {
+          issues: [{ path: ['text'], code: verdict.reason, message: `rejected: ${verdict.reason}` }],
+        });
       const relations: CandidateRelation[] = v.relations
         .map((r): CandidateRelation | null => {
-          const to = r.toUserId ? { kind: 'user' as const, userId: r.toUserId } : r.toEntity ? { kind: 'entity' as const, name: r.toEntity } : null;
+          const to = r.toUserId
+            ? { kind: 'user' as const, userId: r.toUserId }
+            : r.toEntity
+              ? { kind: 'entity' as const, name: r.toEntity }
+              : null;
           const from = v.subjectId ? { kind: 'user' as const, userId: v.subjectId } : null;
           return to && from ? { verb: r.verb, from, to } : null;
         })
@@ -87,24 +117,40 @@ export function createFactsApi(deps: FactsApiDeps) {
         category: v.category,
         confidence: v.confidence,
         sources: [],
-        relatedUserIds: v.relations.map((r) => r.toUserId).filter((u): u is string => u !== undefined && u !== v.subjectId),
+        relatedUserIds: v.relations
+          .map((r) => r.toUserId)
+          .filter((u): u is string => u !== undefined && u !== v.subjectId),
         entities: v.entities,
         relations,
         origin: 'manual',
         actorId: v.actorId,
       };
       const at = clock.now();
-      const existing = await store.facts.findByNormalizedText(v.guildId, v.subjectId, candidate.normalizedText);
+      const existing = await store.facts.findByNormalizedText(
+        v.guildId,
+        v.subjectId,
+        candidate.normalizedText,
+      );
       const fact = existing
         ? await store.transaction(() => reinforceFact(deps, existing, candidate, at))
         : await (async () => {
             const [vector] = await deps.embedder.embed([text]);
             const built = buildFact(candidate, v.guildId, deps.ids, at, deps.config.lifecycle);
-            return store.transaction(() => insertFact(store, built, candidate, vector as Float32Array, at, 'manual'));
+            return store.transaction(() =>
+              insertFact(store, built, candidate, vector as Float32Array, at, 'manual'),
+            );
           })();
       if (v.subjectUsername && v.subjectId) {
         const alias = normalizeAlias(v.subjectUsername);
-        if (isValidAlias(alias)) await store.aliases.upsert({ guildId: v.guildId, alias, userId: v.subjectId, source: AliasSource.SUBJECT_USERNAME, weight: 0.95, updatedAt: at });
+        if (isValidAlias(alias))
+          await store.aliases.upsert({
+            guildId: v.guildId,
+            alias,
+            userId: v.subjectId,
+            source: AliasSource.SUBJECT_USERNAME,
+            weight: 0.95,
+            updatedAt: at,
+          });
       }
       deps.events.emit('FactCommitted', { guildId: v.guildId, fact, reinforcement: existing !== null });
       return fact;
@@ -116,11 +162,19 @@ export function createFactsApi(deps: FactsApiDeps) {
     },
 
     /** Active facts of a subject (optionally with server facts), newest first, or a random sample. */
-    async getAll(input: { guildId: string; subjectId: string | null; includeServer?: boolean; limit?: number; random?: boolean }): Promise<Fact[]> {
+    async getAll(input: {
+      guildId: string;
+      subjectId: string | null;
+      includeServer?: boolean;
+      limit?: number;
+      random?: boolean;
+    }): Promise<Fact[]> {
       await deps.ensureStarted();
       const page = await store.facts.list({
         guildId: input.guildId,
-        ...(input.subjectId === null ? { serverOnly: true } : { subjectIds: [input.subjectId], includeServer: input.includeServer ?? false }),
+        ...(input.subjectId === null
+          ? { serverOnly: true }
+          : { subjectIds: [input.subjectId], includeServer: input.includeServer ?? false }),
         limit: Math.min(Math.max(1, input.limit ?? 100), 1000),
         order: input.random ? 'random' : 'newest',
       });
@@ -128,33 +182,84 @@ export function createFactsApi(deps: FactsApiDeps) {
     },
 
     /** Rewrites a fact's text in place; the previous text is kept in its history. */
-    async update(input: { guildId: string; factId: string; text: string; reason?: string; actorId?: string }): Promise<Fact> {
+    async update(input: {
+      guildId: string;
+      factId: string;
+      text: string;
+      reason?: string;
+      actorId?: string;
+    }): Promise<Fact> {
       await deps.ensureStarted();
       const current = await requireFact(input.guildId, input.factId);
       const text = input.text.trim();
       const verdict = hygieneGate(text);
-      if (!verdict.ok) throw new MemoryError(ErrorCode.SCHEMA_INVALID, `fact text rejected: ${verdict.reason}`);
+      if (!verdict.ok)
+        throw new MemoryError(ErrorCode.SCHEMA_INVALID, `fact text rejected: ${verdict.reason}`);
       const at = clock.now();
       const [vector] = await deps.embedder.embed([text]);
       const updated = await store.transaction(async () => {
-        const next = await store.facts.update(input.guildId, input.factId, { text, normalizedText: normalizeText(text) }, { at, expectedVersion: current.version });
+        const next = await store.facts.update(
+          input.guildId,
+          input.factId,
+          { text, normalizedText: normalizeText(text) },
+          { at, expectedVersion: current.version },
+        );
         if (!next) throw new MemoryError(ErrorCode.CONFLICT, 'the fact changed concurrently; retry');
-        await store.vectors.upsert([{ kind: 'fact', id: next.id, guildId: next.guildId, subjectId: next.subjectId, active: next.validUntil === null && next.supersededById === null, vector: vector as Float32Array }]);
-        await store.facts.appendHistory([historyEntry(next, FactHistoryKind.UPDATED, at, input.reason ?? 'updated', { previousText: current.text, actorId: input.actorId ?? null })]);
+        await store.vectors.upsert([
+          {
+            kind: 'fact',
+            id: next.id,
+            guildId: next.guildId,
+            subjectId: next.subjectId,
+            active: next.validUntil === null && next.supersededById === null,
+            vector: vector as Float32Array,
+          },
+        ]);
+        await store.facts.appendHistory([
+          historyEntry(next, FactHistoryKind.UPDATED, at, input.reason ?? 'updated', {
+            previousText: current.text,
+            actorId: input.actorId ?? null,
+          }),
+        ]);
         return next;
       });
-      deps.events.emit('FactSuperseded', { guildId: input.guildId, oldFactId: updated.id, newFactId: updated.id, reason: 'update' });
+      deps.events.emit('FactSuperseded', {
+        guildId: input.guildId,
+        oldFactId: updated.id,
+        newFactId: updated.id,
+        reason: 'update',
+      });
       return updated;
     },
 
     /** Invalidates a fact (validUntil = now). Nothing but purge deletes a fact. */
-    async forget(input: { guildId: string; factId: string; reason?: string; actorId?: string }): Promise<Fact> {
+    async forget(input: {
+      guildId: string;
+      factId: string;
+      reason?: string;
+      actorId?: string;
+    }): Promise<Fact> {
       await deps.ensureStarted();
       const current = await requireFact(input.guildId, input.factId);
       if (current.validUntil !== null || current.supersededById !== null) return current;
       const at = clock.now();
-      const retired = await store.transaction(() => retireFact(store, current, at, FactHistoryKind.INVALIDATED, input.reason ?? 'forgotten', null, input.actorId ?? null));
-      deps.events.emit('FactSuperseded', { guildId: input.guildId, oldFactId: current.id, newFactId: null, reason: input.reason ?? 'forget' });
+      const retired = await store.transaction(() =>
+        retireFact(
+          store,
+          current,
+          at,
+          FactHistoryKind.INVALIDATED,
+          input.reason ?? 'forgotten',
+          null,
+          input.actorId ?? null,
+        ),
+      );
+      deps.events.emit('FactSuperseded', {
+        guildId: input.guildId,
+        oldFactId: current.id,
+        newFactId: null,
+        reason: input.reason ?? 'forget',
+      });
       return retired ?? current;
     },
 
@@ -188,11 +293,21 @@ export function createFactsApi(deps: FactsApiDeps) {
     },
 
     /** A page of a subject's facts (cursor pagination) or a random sample. */
-    async listForSubject(input: { guildId: string; subjectId: string | null; includeServer?: boolean; activeOnly?: boolean; limit?: number; cursor?: string; random?: boolean }): Promise<Page<Fact>> {
+    async listForSubject(input: {
+      guildId: string;
+      subjectId: string | null;
+      includeServer?: boolean;
+      activeOnly?: boolean;
+      limit?: number;
+      cursor?: string;
+      random?: boolean;
+    }): Promise<Page<Fact>> {
       await deps.ensureStarted();
       return store.facts.list({
         guildId: input.guildId,
-        ...(input.subjectId === null ? { serverOnly: true } : { subjectIds: [input.subjectId], includeServer: input.includeServer ?? true }),
+        ...(input.subjectId === null
+          ? { serverOnly: true }
+          : { subjectIds: [input.subjectId], includeServer: input.includeServer ?? true }),
         validity: input.activeOnly === false ? 'any' : 'active',
         limit: Math.min(Math.max(1, input.limit ?? 50), 1000),
         order: input.random ? 'random' : 'newest',

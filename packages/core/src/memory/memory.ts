@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { parseConfig, type MemoryConfig, type MemoryConfigInput } from '../config/index.js';
+import { type MemoryConfig, type MemoryConfigInput, parseConfig } from '../config/index.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
-import { IngestEngine } from '../ingest/engine.js';
 import type { IngestDeps } from '../ingest/deps.js';
+import { IngestEngine } from '../ingest/engine.js';
 import type { GuildStats } from '../model/admin.js';
 import type { MessageEventInput } from '../model/message.js';
 import { BudgetService } from '../runtime/budgets.js';
 import { EventBus, type MemoryEvents, type MemoryEventType } from '../runtime/events.js';
 import { MetricsRegistry } from '../runtime/metrics.js';
-import { createAdminApi, type AdminApi } from './admin-api.js';
-import { classifyCommand, type CommandClassification } from './classify-command.js';
+import { type AdminApi, createAdminApi } from './admin-api.js';
+import { type CommandClassification, classifyCommand } from './classify-command.js';
 import { createFactsApi, type FactsApi } from './facts-api.js';
 import { structuredModeOf } from './models.js';
-import { Observer, parseMessageEvent, type ObserveReceipt } from './observe.js';
+import { type ObserveReceipt, Observer, parseMessageEvent } from './observe.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
 import type { MemoryOverrides } from './overrides.js';
 import { buildRuntime, type Runtime } from './runtime.js';
@@ -28,12 +28,16 @@ interface Started {
   readonly loop: WorkerLoop | null;
 }
 
-type Lazy<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never };
+type Lazy<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never;
+};
 
 /** Delegates each method of a group to the started instance (starting it on first use). */
 function lazyGroup<T extends object>(get: () => Promise<T>, names: readonly (keyof T)[]): Lazy<T> {
   const out: Record<string, unknown> = {};
-  for (const name of names) out[name as string] = async (...args: unknown[]) => ((await get()) as Record<string, (...a: unknown[]) => unknown>)[name as string]?.(...args);
+  for (const name of names)
+    out[name as string] = async (...args: unknown[]) =>
+      ((await get()) as Record<string, (...a: unknown[]) => unknown>)[name as string]?.(...args);
   return out as Lazy<T>;
 }
 
@@ -43,7 +47,9 @@ function lazyGroup<T extends object>(get: () => Promise<T>, names: readonly (key
  */
 export class Memory {
   readonly config: MemoryConfig;
-  readonly events: { on<K extends MemoryEventType>(type: K, handler: (payload: MemoryEvents[K]) => void): () => void };
+  readonly events: {
+    on<K extends MemoryEventType>(type: K, handler: (payload: MemoryEvents[K]) => void): () => void;
+  };
   readonly facts: Lazy<FactsApi>;
   readonly admin: Lazy<AdminApi>;
   readonly ops: OpsApi;
@@ -63,8 +69,14 @@ export class Memory {
     this.#bus = new EventBus(overrides.logger);
     this.events = { on: (type, handler) => this.#bus.on(type, handler) };
     const started = () => this.#start();
-    this.facts = lazyGroup(async () => (await started()).facts, ['remember', 'get', 'getAll', 'update', 'forget', 'reinforce', 'history', 'listForSubject']);
-    this.admin = lazyGroup(async () => (await started()).admin, ['setOptOut', 'getOptOut', 'purgeUser', 'exportGuild', 'importGuild', 'exportUser']);
+    this.facts = lazyGroup(
+      async () => (await started()).facts,
+      ['remember', 'get', 'getAll', 'update', 'forget', 'reinforce', 'history', 'listForSubject'],
+    );
+    this.admin = lazyGroup(
+      async () => (await started()).admin,
+      ['setOptOut', 'getOptOut', 'purgeUser', 'exportGuild', 'importGuild', 'exportUser'],
+    );
     this.ops = createOpsApi({
       runtime: async () => (await started()).rt,
       engine: async () => (await started()).engine,
@@ -83,7 +95,8 @@ export class Memory {
   }
 
   #start(): Promise<Started> {
-    if (this.#closed) return Promise.reject(new MemoryError(ErrorCode.CLOSED, 'this memory instance was closed'));
+    if (this.#closed)
+      return Promise.reject(new MemoryError(ErrorCode.CLOSED, 'this memory instance was closed'));
     this.#starting ??= this.#boot().catch((error: unknown) => {
       this.#starting = null;
       throw error;
@@ -103,23 +116,43 @@ export class Memory {
       ids: rt.ids,
       config: rt.config,
       events: this.#bus,
-      budgets: new BudgetService({ store: rt.store.governance, clock: rt.clock, config: rt.config.budgets, events: this.#bus }),
+      budgets: new BudgetService({
+        store: rt.store.governance,
+        clock: rt.clock,
+        config: rt.config.budgets,
+        events: this.#bus,
+      }),
       isBot: (id) => this.#botIds.has(id),
       structuredMode: structuredModeOf(rt.config),
       ...(rt.logger ? { logger: rt.logger } : {}),
     };
     const engine = new IngestEngine(deps, this.#instanceId);
-    const observer = new Observer({ config: rt.config, clock: rt.clock, isBot: (id) => this.#botIds.has(id), ...(rt.logger ? { logger: rt.logger } : {}) });
+    const observer = new Observer({
+      config: rt.config,
+      clock: rt.clock,
+      isBot: (id) => this.#botIds.has(id),
+      ...(rt.logger ? { logger: rt.logger } : {}),
+    });
     const ensureStarted = async () => {
       await this.#start();
     };
     const facts = createFactsApi({ ...deps, ensureStarted });
-    const admin = createAdminApi({ ...deps, ensureStarted, forgetUserCaches: (g, u) => observer.forgetUser(g, u) });
+    const admin = createAdminApi({
+      ...deps,
+      ensureStarted,
+      forgetUserCaches: (g, u) => observer.forgetUser(g, u),
+    });
     let loop: WorkerLoop | null = null;
     if (rt.config.workers.enabled) {
       loop = new WorkerLoop({
         engine,
-        maintenance: { store: rt.store, clock: rt.clock, config: rt.config, events: this.#bus, ...(rt.logger ? { logger: rt.logger } : {}) },
+        maintenance: {
+          store: rt.store,
+          clock: rt.clock,
+          config: rt.config,
+          events: this.#bus,
+          ...(rt.logger ? { logger: rt.logger } : {}),
+        },
         guilds: () => this.#guilds,
         pollMs: rt.config.workers.pollIntervalMs,
         batchLimit: rt.config.workers.count * 4,
@@ -145,7 +178,9 @@ export class Memory {
     }
     const receipt = await started.observer.observe(started.rt.store, parsed);
     if (receipt.status === 'accepted') this.#guilds.add(parsed.guildId);
-    this.#metrics.inc(`observe{status="${receipt.status}"${receipt.reason ? `,reason="${receipt.reason}"` : ''}}`);
+    this.#metrics.inc(
+      `observe{status="${receipt.status}"${receipt.reason ? `,reason="${receipt.reason}"` : ''}}`,
+    );
     this.#metrics.observe('observe', performance.now() - t0);
     return receipt;
   }
@@ -165,7 +200,11 @@ export class Memory {
     const { engine } = await this.#start();
     let total = 0;
     for (let round = 0; round < 1000; round++) {
-      const n = await engine.runPending({ force: true, limit: 256, ...(input.guildId !== undefined ? { guildId: input.guildId } : {}) });
+      const n = await engine.runPending({
+        force: true,
+        limit: 256,
+        ...(input.guildId !== undefined ? { guildId: input.guildId } : {}),
+      });
       total += n;
       if (n === 0) break;
     }
@@ -186,7 +225,11 @@ export class Memory {
   /** Detects "remember/forget/update/what do you know" commands; a regex gate runs before any model. */
   async classifyCommand(text: string): Promise<CommandClassification> {
     const { rt, deps } = await this.#start();
-    return classifyCommand(text, { llm: rt.smallLlm, structuredMode: deps.structuredMode, ...(rt.logger ? { logger: rt.logger } : {}) });
+    return classifyCommand(text, {
+      llm: rt.smallLlm,
+      structuredMode: deps.structuredMode,
+      ...(rt.logger ? { logger: rt.logger } : {}),
+    });
   }
 
   /** Stops workers, optionally drains due batches, and closes the store. Safe to call twice. */

@@ -2,7 +2,13 @@ import type { MemoryConfig } from '../config/schema.js';
 import { createHashingEmbedder } from '../embedding/hashing-embedder.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { createHeuristicLlm } from '../heuristic/index.js';
-import { createMeter, createOpenAiChatModels, createOpenAiEmbedder, meteredChatModel, type PricedMeter } from '../llm/index.js';
+import {
+  createMeter,
+  createOpenAiChatModels,
+  createOpenAiEmbedder,
+  meteredChatModel,
+  type PricedMeter,
+} from '../llm/index.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import type { Embedder } from '../ports/embedder.js';
 import { importOptional } from '../runtime/store-registry.js';
@@ -53,7 +59,11 @@ export async function resolveEmbedder(config: MemoryConfig, _overrides: MemoryOv
       try {
         mod = (await importOptional('@permafrost/embeddings-local')) as LocalEmbeddingsModule;
       } catch (cause) {
-        throw new MemoryError(ErrorCode.BACKEND_NOT_INSTALLED, 'local embeddings need the @permafrost/embeddings-local package', { cause });
+        throw new MemoryError(
+          ErrorCode.BACKEND_NOT_INSTALLED,
+          'local embeddings need the @permafrost/embeddings-local package',
+          { cause },
+        );
       }
       return mod.createEmbedderFromConfig({ modelPath: e.modelPath, model: e.model });
     }

@@ -1,9 +1,22 @@
 import { createHash } from 'node:crypto';
-import { ErrorCode, MemoryError } from '../errors/index.js';
-import { isValidAlias, normalizeAlias, aliasWeight } from '../identity/aliases.js';
-import { AliasSource, IgnoreReason, MessageKind, MessageStatus, ObserveStatus, RejectReason } from '../model/enums.js';
-import { MAX_CONTENT_CHARS, messageEventSchema, type MessageEvent, type MessageEventInput, type StoredMessage } from '../model/message.js';
 import type { MemoryConfig } from '../config/schema.js';
+import { ErrorCode, MemoryError } from '../errors/index.js';
+import { aliasWeight, isValidAlias, normalizeAlias } from '../identity/aliases.js';
+import {
+  AliasSource,
+  IgnoreReason,
+  MessageKind,
+  MessageStatus,
+  ObserveStatus,
+  RejectReason,
+} from '../model/enums.js';
+import {
+  MAX_CONTENT_CHARS,
+  type MessageEvent,
+  type MessageEventInput,
+  messageEventSchema,
+  type StoredMessage,
+} from '../model/message.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
@@ -27,11 +40,23 @@ export interface ObserveDeps {
 export function parseMessageEvent(input: unknown): MessageEvent {
   const parsed = messageEventSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message }));
-  throw new MemoryError(ErrorCode.SCHEMA_INVALID, `invalid message event at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`, { issues });
+  const issues = parsed.error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    code: i.code,
+    message: i.message,
+  }));
+  throw new MemoryError(
+    ErrorCode.SCHEMA_INVALID,
+    `invalid message event at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`,
+    { issues },
+  );
 }
 
-const receipt = (messageId: string, status: ObserveStatus, reason: IgnoreReason | RejectReason | null = null): ObserveReceipt => ({ messageId, status, reason });
+const receipt = (
+  messageId: string,
+  status: ObserveStatus,
+  reason: IgnoreReason | RejectReason | null = null,
+): ObserveReceipt => ({ messageId, status, reason });
 
 /**
  * The observe path: O(1), no model, no embedding. Decides ignore/reject from in-process state and
@@ -52,8 +77,10 @@ export class Observer {
   prepare(event: MessageEvent): ObserveReceipt | StoredMessage {
     const { config } = this.#deps;
     const trimmed = event.content.trim();
-    if (trimmed.length < config.observe.minMessageChars) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.EMPTY_CONTENT);
-    if (this.#patterns.some((p) => p.test(event.content))) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.IGNORED_PATTERN);
+    if (trimmed.length < config.observe.minMessageChars)
+      return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.EMPTY_CONTENT);
+    if (this.#patterns.some((p) => p.test(event.content)))
+      return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.IGNORED_PATTERN);
     const raw = config.privacy.storeRawMessages;
     const truncated = event.content.length > MAX_CONTENT_CHARS;
     return {
@@ -64,7 +91,11 @@ export class Observer {
       authorUsername: event.authorUsername,
       authorDisplayName: event.authorDisplayName,
       authorIsBot: false,
-      content: raw ? (truncated ? event.content.slice(0, MAX_CONTENT_CHARS) : event.content) : createHash('sha256').update(event.content).digest('hex').slice(0, 16),
+      content: raw
+        ? truncated
+          ? event.content.slice(0, MAX_CONTENT_CHARS)
+          : event.content
+        : createHash('sha256').update(event.content).digest('hex').slice(0, 16),
       contentTruncated: raw && truncated,
       rawStored: raw,
       createdAt: event.createdAt,
@@ -86,9 +117,11 @@ export class Observer {
 
   async observe(store: MemoryStore, input: MessageEventInput): Promise<ObserveReceipt> {
     const event = parseMessageEvent(input);
-    if (event.authorIsBot || this.#deps.isBot(event.authorId)) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.BOT_AUTHOR);
+    if (event.authorIsBot || this.#deps.isBot(event.authorId))
+      return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.BOT_AUTHOR);
     try {
-      if (await store.governance.isOptedOut(event.guildId, event.authorId)) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
+      if (await store.governance.isOptedOut(event.guildId, event.authorId))
+        return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
     } catch (error) {
       return this.#rejected(event, error);
     }
@@ -97,8 +130,10 @@ export class Observer {
     const row = prepared;
     try {
       const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);
-      if (outcome === 'duplicate') return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
-      if (outcome === 'over_capacity') return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.QUEUE_OVER_CAPACITY);
+      if (outcome === 'duplicate')
+        return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+      if (outcome === 'over_capacity')
+        return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.QUEUE_OVER_CAPACITY);
       await this.#registerName(store, event);
       this.#deps.onStored?.(row);
       return receipt(row.messageId, ObserveStatus.ACCEPTED);
@@ -108,8 +143,17 @@ export class Observer {
   }
 
   #rejected(event: MessageEvent, error: unknown): ObserveReceipt {
-    this.#deps.logger?.({ level: 'warn', event: 'observe.store_failed', data: { guildId: event.guildId, code: MemoryError.is(error) ? error.code : 'INTERNAL' }, error });
-    return receipt(event.messageId, ObserveStatus.REJECTED, MemoryError.is(error, ErrorCode.CLOSED) ? RejectReason.CLOSED : RejectReason.STORAGE_UNAVAILABLE);
+    this.#deps.logger?.({
+      level: 'warn',
+      event: 'observe.store_failed',
+      data: { guildId: event.guildId, code: MemoryError.is(error) ? error.code : 'INTERNAL' },
+      error,
+    });
+    return receipt(
+      event.messageId,
+      ObserveStatus.REJECTED,
+      MemoryError.is(error, ErrorCode.CLOSED) ? RejectReason.CLOSED : RejectReason.STORAGE_UNAVAILABLE,
+    );
   }
 
   async #registerName(store: MemoryStore, event: MessageEvent): Promise<void> {
@@ -119,11 +163,25 @@ export class Observer {
     const at = this.#deps.clock.now();
     const display = normalizeAlias(name);
     if (isValidAlias(display)) {
-      await store.aliases.upsert({ guildId: event.guildId, alias: display, userId: event.authorId, source: AliasSource.DISPLAY_NAME, weight: aliasWeight(AliasSource.DISPLAY_NAME, display), updatedAt: at });
+      await store.aliases.upsert({
+        guildId: event.guildId,
+        alias: display,
+        userId: event.authorId,
+        source: AliasSource.DISPLAY_NAME,
+        weight: aliasWeight(AliasSource.DISPLAY_NAME, display),
+        updatedAt: at,
+      });
     }
     const username = normalizeAlias(event.authorUsername);
     if (username !== display && isValidAlias(username)) {
-      await store.aliases.upsert({ guildId: event.guildId, alias: username, userId: event.authorId, source: AliasSource.DISCORD_USERNAME, weight: aliasWeight(AliasSource.DISCORD_USERNAME, username), updatedAt: at });
+      await store.aliases.upsert({
+        guildId: event.guildId,
+        alias: username,
+        userId: event.authorId,
+        source: AliasSource.DISCORD_USERNAME,
+        weight: aliasWeight(AliasSource.DISCORD_USERNAME, username),
+        updatedAt: at,
+      });
     }
     if (this.#knownNames.size > 50_000) this.#knownNames.clear();
     this.#knownNames.set(cacheKey, name);

@@ -1,12 +1,12 @@
+import { MemoryError } from '../errors/index.js';
 import { aliasWeight, isValidAlias, normalizeAlias } from '../identity/aliases.js';
 import type { IngestEngine } from '../ingest/engine.js';
-import { runMaintenance, type MaintenanceReport } from '../lifecycle/maintenance.js';
+import { type MaintenanceReport, runMaintenance } from '../lifecycle/maintenance.js';
+import type { PricedMeterSnapshot } from '../llm/index.js';
 import { AliasSource, HealthStatus } from '../model/enums.js';
 import { isActive } from '../model/fact.js';
-import type { PricedMeterSnapshot } from '../llm/index.js';
-import { MemoryError } from '../errors/index.js';
-import { renderPrometheus, type MetricsRegistry, type MetricsSnapshot } from '../runtime/metrics.js';
 import type { EventBus } from '../runtime/events.js';
+import { type MetricsRegistry, type MetricsSnapshot, renderPrometheus } from '../runtime/metrics.js';
 import type { Runtime } from './runtime.js';
 
 export interface ComponentHealth {
@@ -52,7 +52,16 @@ export function createOpsApi(deps: OpsDeps) {
       const guilds = input.guildId !== undefined ? [input.guildId] : [...deps.guilds()];
       for (const guildId of guilds) {
         if (await engine.communityPass(guildId)) n++;
-        await runMaintenance({ store: rt.store, clock: rt.clock, config: rt.config, events: deps.events, ...(rt.logger ? { logger: rt.logger } : {}) }, guildId);
+        await runMaintenance(
+          {
+            store: rt.store,
+            clock: rt.clock,
+            config: rt.config,
+            events: deps.events,
+            ...(rt.logger ? { logger: rt.logger } : {}),
+          },
+          guildId,
+        );
       }
       return n;
     },
@@ -64,7 +73,10 @@ export function createOpsApi(deps: OpsDeps) {
     },
 
     /** Registers usernames and display names of existing members (cold-start identity). */
-    async backfillAliases(input: { guildId: string; members: readonly { userId: string; username?: string; displayName?: string }[] }): Promise<number> {
+    async backfillAliases(input: {
+      guildId: string;
+      members: readonly { userId: string; username?: string; displayName?: string }[];
+    }): Promise<number> {
       const rt = await deps.runtime();
       const at = rt.clock.now();
       let n = 0;
@@ -76,7 +88,14 @@ export function createOpsApi(deps: OpsDeps) {
           if (!raw) continue;
           const alias = normalizeAlias(raw);
           if (!isValidAlias(alias)) continue;
-          await rt.store.aliases.upsert({ guildId: input.guildId, alias, userId: m.userId, source, weight: aliasWeight(source, alias), updatedAt: at });
+          await rt.store.aliases.upsert({
+            guildId: input.guildId,
+            alias,
+            userId: m.userId,
+            source,
+            weight: aliasWeight(source, alias),
+            updatedAt: at,
+          });
           n++;
         }
       }
@@ -86,7 +105,17 @@ export function createOpsApi(deps: OpsDeps) {
     /** Runs lifecycle maintenance for a guild now (or only when due unless forced). */
     async maintenance(input: { guildId: string; force?: boolean }): Promise<MaintenanceReport> {
       const rt = await deps.runtime();
-      return runMaintenance({ store: rt.store, clock: rt.clock, config: rt.config, events: deps.events, ...(rt.logger ? { logger: rt.logger } : {}) }, input.guildId, input.force ?? true);
+      return runMaintenance(
+        {
+          store: rt.store,
+          clock: rt.clock,
+          config: rt.config,
+          events: deps.events,
+          ...(rt.logger ? { logger: rt.logger } : {}),
+        },
+        input.guildId,
+        input.force ?? true,
+      );
     },
 
     /** Re-embeds every fact of every guild with the current embedder (after changing embedders). */
@@ -98,9 +127,23 @@ export function createOpsApi(deps: OpsDeps) {
       for (const guildId of guilds) {
         let cursor: string | undefined;
         do {
-          const page = await rt.store.facts.list({ guildId, validity: 'any', limit: 256, ...(cursor ? { cursor } : {}) });
+          const page = await rt.store.facts.list({
+            guildId,
+            validity: 'any',
+            limit: 256,
+            ...(cursor ? { cursor } : {}),
+          });
           const embedded = await rt.embedder.embed(page.items.map((f) => f.text));
-          await rt.store.vectors.upsert(page.items.map((f, i) => ({ kind: 'fact' as const, id: f.id, guildId, subjectId: f.subjectId, active: isActive(f), vector: embedded[i] as Float32Array })));
+          await rt.store.vectors.upsert(
+            page.items.map((f, i) => ({
+              kind: 'fact' as const,
+              id: f.id,
+              guildId,
+              subjectId: f.subjectId,
+              active: isActive(f),
+              vector: embedded[i] as Float32Array,
+            })),
+          );
           vectors += page.items.length;
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
@@ -125,7 +168,11 @@ export function createOpsApi(deps: OpsDeps) {
             : { component: 'llm', status: HealthStatus.DEGRADED, detail: 'extraction disabled (no llm)' },
         );
         components.push({ component: 'embedder', status: HealthStatus.OK, detail: rt.embedder.id });
-        components.push({ component: 'workers', status: deps.workersRunning() ? HealthStatus.OK : HealthStatus.DEGRADED, detail: deps.workersRunning() ? 'running' : 'not running (use ops.runPending)' });
+        components.push({
+          component: 'workers',
+          status: deps.workersRunning() ? HealthStatus.OK : HealthStatus.DEGRADED,
+          detail: deps.workersRunning() ? 'running' : 'not running (use ops.runPending)',
+        });
         for (const guildId of deps.guilds()) {
           const c = await rt.store.queue.counts(guildId);
           pending += c.pending;
@@ -134,7 +181,11 @@ export function createOpsApi(deps: OpsDeps) {
         const last = engine.lastSuccessAt;
         lastBatchAgeSeconds = last ? Math.max(0, (rt.clock.now().getTime() - last.getTime()) / 1000) : null;
       } catch (error) {
-        components.push({ component: 'storage', status: HealthStatus.DOWN, detail: MemoryError.is(error) ? error.code : 'unreachable' });
+        components.push({
+          component: 'storage',
+          status: HealthStatus.DOWN,
+          detail: MemoryError.is(error) ? error.code : 'unreachable',
+        });
       }
       const status = components.some((c) => c.status === HealthStatus.DOWN)
         ? HealthStatus.DOWN

@@ -29,4 +29,9 @@ export interface MemoryOverrides {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Owner id of this process's leases and claims (default: random). */
   readonly instanceId?: string;
+  /**
+   * `enforce` (default): starting fails with DIMENSION_MISMATCH when the embedder differs from the
+   * stored vectors. `skip`: only for re-indexing tools that replace every vector.
+   */
+  readonly embedderCheck?: 'enforce' | 'skip';
 }

@@ -1,20 +1,20 @@
-import { createUlidIdGen } from '../adapters/system/ulid-id-gen.js';
-import { systemClock } from '../adapters/system/system-clock.js';
 import { createInMemoryStore } from '../adapters/in-memory/in-memory-store.js';
+import { systemClock } from '../adapters/system/system-clock.js';
+import { createUlidIdGen } from '../adapters/system/ulid-id-gen.js';
+import type { MemoryConfig } from '../config/schema.js';
 import { cacheEmbedder } from '../embedding/cached-embedder.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
-import type { MemoryConfig } from '../config/schema.js';
+import type { PricedMeter } from '../llm/index.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import type { Clock, IdGen } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
-import type { PricedMeter } from '../llm/index.js';
 import type { Reranker } from '../ports/reranker.js';
-import { guardStore, type GuardedStore } from '../runtime/guarded-store.js';
+import { type GuardedStore, guardStore } from '../runtime/guarded-store.js';
 import { resolveStoreFactory } from '../runtime/store-registry.js';
-import type { MemoryOverrides } from './overrides.js';
 import { resolveEmbedder, resolveModels } from './models.js';
+import type { MemoryOverrides } from './overrides.js';
 
 export interface Runtime {
   readonly config: MemoryConfig;
@@ -32,7 +32,11 @@ export interface Runtime {
 const META_EMBEDDER = 'embedder.id';
 
 /** Builds the store named by `storage` (or the override) with the queue/vector role overrides applied. */
-async function buildStore(config: MemoryConfig, overrides: MemoryOverrides, logger: Logger | undefined): Promise<MemoryStore> {
+async function buildStore(
+  config: MemoryConfig,
+  overrides: MemoryOverrides,
+  logger: Logger | undefined,
+): Promise<MemoryStore> {
   let store: MemoryStore;
   if (overrides.store) store = overrides.store;
   else if (config.storage.scheme === 'memory') store = createInMemoryStore();
@@ -41,7 +45,15 @@ async function buildStore(config: MemoryConfig, overrides: MemoryOverrides, logg
     store = await factory(config.storage.url, logger ? { logger } : {});
   }
   if (!overrides.queue && !overrides.vectors) return store;
-  return { ...store, queue: overrides.queue ?? store.queue, vectors: overrides.vectors ?? store.vectors, setup: () => store.setup(), ping: () => store.ping(), close: () => store.close(), transaction: (fn) => store.transaction(fn) };
+  return {
+    ...store,
+    queue: overrides.queue ?? store.queue,
+    vectors: overrides.vectors ?? store.vectors,
+    setup: () => store.setup(),
+    ping: () => store.ping(),
+    close: () => store.close(),
+    transaction: (fn) => store.transaction(fn),
+  };
 }
 
 /**
@@ -53,11 +65,17 @@ export async function checkEmbedder(store: MemoryStore, embedder: Embedder): Pro
   let dims = embedder.dimensions;
   if (dims === undefined) dims = (await embedder.embed(['dimension probe']))[0]?.length;
   if (stored !== null && dims !== undefined && stored !== dims) {
-    throw new MemoryError(ErrorCode.DIMENSION_MISMATCH, `stored vectors have ${stored} dimensions but the embedder produces ${dims}; run \`permafrost reindex\``);
+    throw new MemoryError(
+      ErrorCode.DIMENSION_MISMATCH,
+      `stored vectors have ${stored} dimensions but the embedder produces ${dims}; run \`permafrost reindex\``,
+    );
   }
   const recorded = await store.governance.getMeta(META_EMBEDDER);
   if (recorded !== null && recorded !== embedder.id && stored !== null) {
-    throw new MemoryError(ErrorCode.DIMENSION_MISMATCH, `stored vectors were made by embedder "${recorded}", not "${embedder.id}"; run \`permafrost reindex\``);
+    throw new MemoryError(
+      ErrorCode.DIMENSION_MISMATCH,
+      `stored vectors were made by embedder "${recorded}", not "${embedder.id}"; run \`permafrost reindex\``,
+    );
   }
   if (recorded !== embedder.id) await store.governance.setMeta(META_EMBEDDER, embedder.id);
 }
@@ -69,8 +87,22 @@ export async function buildRuntime(config: MemoryConfig, overrides: MemoryOverri
   const store = guardStore(await buildStore(config, overrides, logger), logger);
   await store.setup();
   const baseEmbedder = overrides.embedder ?? (await resolveEmbedder(config, overrides));
-  const embedder = config.embeddingCacheEntries > 0 ? cacheEmbedder(baseEmbedder, { maxEntries: config.embeddingCacheEntries }) : baseEmbedder;
-  await checkEmbedder(store, embedder);
+  const embedder =
+    config.embeddingCacheEntries > 0
+      ? cacheEmbedder(baseEmbedder, { maxEntries: config.embeddingCacheEntries })
+      : baseEmbedder;
+  if (overrides.embedderCheck !== 'skip') await checkEmbedder(store, embedder);
   const { llm, smallLlm, meter } = await resolveModels(config, overrides);
-  return { config, clock, ids, logger, store, embedder, llm, smallLlm, reranker: overrides.reranker ?? null, meter };
+  return {
+    config,
+    clock,
+    ids,
+    logger,
+    store,
+    embedder,
+    llm,
+    smallLlm,
+    reranker: overrides.reranker ?? null,
+    meter,
+  };
 }

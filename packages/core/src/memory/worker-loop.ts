@@ -1,5 +1,5 @@
 import type { IngestEngine } from '../ingest/engine.js';
-import { runMaintenance, type MaintenanceDeps } from '../lifecycle/maintenance.js';
+import { type MaintenanceDeps, runMaintenance } from '../lifecycle/maintenance.js';
 import type { Logger } from '../ports/logger.js';
 
 /** Ticks between community passes and maintenance checks. */
@@ -21,7 +21,14 @@ export class WorkerLoop {
   #wake: (() => void) | null = null;
   #done: Promise<void> | null = null;
 
-  constructor(options: { engine: IngestEngine; maintenance: MaintenanceDeps; guilds: () => Iterable<string>; pollMs: number; batchLimit: number; logger?: Logger }) {
+  constructor(options: {
+    engine: IngestEngine;
+    maintenance: MaintenanceDeps;
+    guilds: () => Iterable<string>;
+    pollMs: number;
+    batchLimit: number;
+    logger?: Logger;
+  }) {
     this.#engine = options.engine;
     this.#maintenance = options.maintenance;
     this.#guilds = options.guilds;

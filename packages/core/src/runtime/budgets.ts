@@ -1,7 +1,7 @@
+import type { MemoryConfig } from '../config/schema.js';
 import { BudgetStep } from '../model/enums.js';
 import type { Clock } from '../ports/clock.js';
 import type { GovernanceStore } from '../ports/governance-store.js';
-import type { MemoryConfig } from '../config/schema.js';
 import type { EventBus } from './events.js';
 
 export interface BudgetCheck {
@@ -24,7 +24,12 @@ export class BudgetService {
   readonly #config: MemoryConfig['budgets'];
   readonly #events: EventBus;
 
-  constructor(deps: { store: GovernanceStore; clock: Clock; config: MemoryConfig['budgets']; events: EventBus }) {
+  constructor(deps: {
+    store: GovernanceStore;
+    clock: Clock;
+    config: MemoryConfig['budgets'];
+    events: EventBus;
+  }) {
     this.#store = deps.store;
     this.#clock = deps.clock;
     this.#config = deps.config;
@@ -46,11 +51,17 @@ export class BudgetService {
     const p = periods(this.#clock.now());
     const usage = await this.#store.tokenUsage(guildId, [p.day, p.month]);
     const fractions: number[] = [];
-    if (this.#config.guildDailyPromptTokens !== null) fractions.push((usage[p.day] ?? 0) / this.#config.guildDailyPromptTokens);
-    if (this.#config.guildMonthlyPromptTokens !== null) fractions.push((usage[p.month] ?? 0) / this.#config.guildMonthlyPromptTokens);
+    if (this.#config.guildDailyPromptTokens !== null)
+      fractions.push((usage[p.day] ?? 0) / this.#config.guildDailyPromptTokens);
+    if (this.#config.guildMonthlyPromptTokens !== null)
+      fractions.push((usage[p.month] ?? 0) / this.#config.guildMonthlyPromptTokens);
     const usedFraction = Math.max(0, ...fractions);
     const step =
-      usedFraction >= 1 ? BudgetStep.SKIP_EXTRACTION : usedFraction >= this.#config.warnFraction ? BudgetStep.SKIP_RECONCILE : BudgetStep.NONE;
+      usedFraction >= 1
+        ? BudgetStep.SKIP_EXTRACTION
+        : usedFraction >= this.#config.warnFraction
+          ? BudgetStep.SKIP_RECONCILE
+          : BudgetStep.NONE;
     if (step !== BudgetStep.NONE) this.#events.emit('BudgetWarning', { guildId, step, usedFraction });
     return { step, usedFraction };
   }

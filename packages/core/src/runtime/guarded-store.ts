@@ -9,7 +9,8 @@ function methodNames(obj: object): string[] {
   let proto: object | null = obj;
   while (proto && proto !== Object.prototype) {
     for (const name of Object.getOwnPropertyNames(proto)) {
-      if (name !== 'constructor' && typeof (obj as Record<string, unknown>)[name] === 'function') names.add(name);
+      if (name !== 'constructor' && typeof (obj as Record<string, unknown>)[name] === 'function')
+        names.add(name);
     }
     proto = Object.getPrototypeOf(proto);
   }
@@ -34,7 +35,11 @@ export function guardStore(store: MemoryStore, logger?: Logger): GuardedStore {
   const normalize = (error: unknown, role: string, method: string): MemoryError => {
     if (MemoryError.is(error)) return error;
     logger?.({ level: 'error', event: 'store.error', data: { store: store.name, role, method }, error });
-    return new MemoryError(ErrorCode.STORE_UNAVAILABLE, `the ${store.name} store failed in ${role}.${method}`, { cause: error });
+    return new MemoryError(
+      ErrorCode.STORE_UNAVAILABLE,
+      `the ${store.name} store failed in ${role}.${method}`,
+      { cause: error },
+    );
   };
 
   const guard = <T extends object>(role: string, port: T): T => {
@@ -53,7 +58,10 @@ export function guardStore(store: MemoryStore, logger?: Logger): GuardedStore {
     return out as T;
   };
 
-  const roles = Object.fromEntries(ROLES.map((r) => [r, guard(r, store[r])])) as Pick<MemoryStore, (typeof ROLES)[number]>;
+  const roles = Object.fromEntries(ROLES.map((r) => [r, guard(r, store[r])])) as Pick<
+    MemoryStore,
+    (typeof ROLES)[number]
+  >;
 
   return {
     inner: store,

@@ -22,8 +22,18 @@ class Samples {
 
   summary(): LatencySummary {
     const sorted = [...this.#values].sort((a, b) => a - b);
-    const q = (p: number) => (sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number));
-    return { count: this.#count, sum: this.#sum, avg: this.#count === 0 ? 0 : this.#sum / this.#count, p50: q(0.5), p95: q(0.95), p99: q(0.99) };
+    const q = (p: number) =>
+      sorted.length === 0
+        ? 0
+        : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number);
+    return {
+      count: this.#count,
+      sum: this.#sum,
+      avg: this.#count === 0 ? 0 : this.#sum / this.#count,
+      p50: q(0.5),
+      p95: q(0.95),
+      p99: q(0.99),
+    };
   }
 }
 
@@ -62,7 +72,9 @@ export class MetricsRegistry {
   snapshot(): MetricsSnapshot {
     return {
       counters: Object.fromEntries([...this.#counters.entries()].sort()),
-      latenciesMs: Object.fromEntries([...this.#latencies.entries()].sort().map(([k, s]) => [k, s.summary()])),
+      latenciesMs: Object.fromEntries(
+        [...this.#latencies.entries()].sort().map(([k, s]) => [k, s.summary()]),
+      ),
     };
   }
 }
@@ -76,7 +88,10 @@ function promName(name: string): { metric: string; labels: string } {
 }
 
 /** Prometheus text exposition of a snapshot (counters as counters, latencies as summaries). */
-export function renderPrometheus(snapshot: MetricsSnapshot, gauges: Readonly<Record<string, number>> = {}): string {
+export function renderPrometheus(
+  snapshot: MetricsSnapshot,
+  gauges: Readonly<Record<string, number>> = {},
+): string {
   const lines: string[] = [];
   const typed = new Set<string>();
   const type = (metric: string, kind: string) => {
@@ -99,7 +114,12 @@ export function renderPrometheus(snapshot: MetricsSnapshot, gauges: Readonly<Rec
     const { metric, labels } = promName(`${name}_ms`);
     type(metric, 'summary');
     const inner = labels ? `${labels.slice(1, -1)},` : '';
-    for (const [q, v] of [['0.5', s.p50], ['0.95', s.p95], ['0.99', s.p99]] as const) lines.push(`${metric}{${inner}quantile="${q}"} ${v}`);
+    for (const [q, v] of [
+      ['0.5', s.p50],
+      ['0.95', s.p95],
+      ['0.99', s.p99],
+    ] as const)
+      lines.push(`${metric}{${inner}quantile="${q}"} ${v}`);
     lines.push(`${metric}_sum${labels} ${s.sum}`, `${metric}_count${labels} ${s.count}`);
   }
   return `${lines.join('\n')}\n`;

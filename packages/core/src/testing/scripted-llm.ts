@@ -1,6 +1,9 @@
 import type { ChatLLM, ChatRequest, ChatResponse } from '../ports/chat-llm.js';
 
-export type ScriptedLlmReply = string | Error | ((request: ChatRequest) => string | Error | Promise<string | Error>);
+export type ScriptedLlmReply =
+  | string
+  | Error
+  | ((request: ChatRequest) => string | Error | Promise<string | Error>);
 
 export interface ScriptedLlm extends ChatLLM {
   /** Every request received, in order. */
@@ -15,10 +18,15 @@ export interface ScriptedLlm extends ChatLLM {
  * the request). Purposes without a script answer `fallback(request)` (default: an empty JSON object
  * shape that fits extraction and reconcile).
  */
-export function createScriptedLlm(options: { model?: string; fallback?: (request: ChatRequest) => string; promptTokens?: number } = {}): ScriptedLlm {
+export function createScriptedLlm(
+  options: { model?: string; fallback?: (request: ChatRequest) => string; promptTokens?: number } = {},
+): ScriptedLlm {
   const queues = new Map<string, ScriptedLlmReply[]>();
   const calls: ChatRequest[] = [];
-  const fallback = options.fallback ?? ((r: ChatRequest) => (r.purpose === 'reconcile' ? '{"decisions":[]}' : r.purpose === 'summarize' ? '' : '{"operations":[]}'));
+  const fallback =
+    options.fallback ??
+    ((r: ChatRequest) =>
+      r.purpose === 'reconcile' ? '{"decisions":[]}' : r.purpose === 'summarize' ? '' : '{"operations":[]}');
   return {
     model: options.model ?? 'scripted',
     calls,
@@ -32,10 +40,17 @@ export function createScriptedLlm(options: { model?: string; fallback?: (request
       calls.push(request);
       const queue = queues.get(String(request.purpose));
       const next = queue && queue.length > 0 ? (queue.length > 1 ? queue.shift() : queue[0]) : undefined;
-      let reply: string | Error = next === undefined ? fallback(request) : typeof next === 'function' ? await next(request) : next;
+      let reply: string | Error =
+        next === undefined ? fallback(request) : typeof next === 'function' ? await next(request) : next;
       if (reply instanceof Error) throw reply;
       reply = String(reply);
-      return { text: reply, model: options.model ?? 'scripted', promptTokens: options.promptTokens ?? Math.ceil(JSON.stringify(request.messages).length / 4), completionTokens: Math.ceil(reply.length / 4), costUsd: null };
+      return {
+        text: reply,
+        model: options.model ?? 'scripted',
+        promptTokens: options.promptTokens ?? Math.ceil(JSON.stringify(request.messages).length / 4),
+        completionTokens: Math.ceil(reply.length / 4),
+        costUsd: null,
+      };
     },
   };
 }

@@ -69,21 +69,53 @@ describe('copy ratio', () => {
 
 describe('tiers', () => {
   const lifecycle = parseConfig({}).lifecycle;
-  const base = { category: 'interests' as const, confidence: 0.8, occurrences: 1, attribution: 'self' as const, serverFact: false };
+  const base = {
+    category: 'interests' as const,
+    confidence: 0.8,
+    occurrences: 1,
+    attribution: 'self' as const,
+    serverFact: false,
+  };
   it('assigns tiers and TTLs', () => {
-    expect(assignTier({ ...base, text: 'Alice likes tea', attribution: 'manual' }, lifecycle)).toEqual({ tier: 'core', ttlDays: null });
-    expect(assignTier({ ...base, text: 'Alice is at the gym tonight' }, lifecycle)).toEqual({ tier: 'short', ttlDays: 3 });
-    expect(assignTier({ ...base, text: 'Alice has an exam tomorrow' }, lifecycle)).toEqual({ tier: 'short', ttlDays: 7 });
-    expect(assignTier({ ...base, text: 'Alice lives in Omaha', category: 'personal' }, lifecycle)).toEqual({ tier: 'long', ttlDays: 180 });
+    expect(assignTier({ ...base, text: 'Alice likes tea', attribution: 'manual' }, lifecycle)).toEqual({
+      tier: 'core',
+      ttlDays: null,
+    });
+    expect(assignTier({ ...base, text: 'Alice is at the gym tonight' }, lifecycle)).toEqual({
+      tier: 'short',
+      ttlDays: 3,
+    });
+    expect(assignTier({ ...base, text: 'Alice has an exam tomorrow' }, lifecycle)).toEqual({
+      tier: 'short',
+      ttlDays: 7,
+    });
+    expect(assignTier({ ...base, text: 'Alice lives in Omaha', category: 'personal' }, lifecycle)).toEqual({
+      tier: 'long',
+      ttlDays: 180,
+    });
     expect(assignTier({ ...base, text: 'Alice likes tea' }, lifecycle)).toEqual({ tier: 'mid', ttlDays: 45 });
-    expect(assignTier({ ...base, text: 'Alice lives in Omaha', category: 'personal', confidence: 0.96, occurrences: 3 }, lifecycle)).toEqual({ tier: 'core', ttlDays: null });
-    expect(assignTier({ ...base, text: 'No spoilers in general', category: 'rules', serverFact: true, confidence: 0.9 }, lifecycle)).toEqual({ tier: 'core', ttlDays: null });
+    expect(
+      assignTier(
+        { ...base, text: 'Alice lives in Omaha', category: 'personal', confidence: 0.96, occurrences: 3 },
+        lifecycle,
+      ),
+    ).toEqual({ tier: 'core', ttlDays: null });
+    expect(
+      assignTier(
+        { ...base, text: 'No spoilers in general', category: 'rules', serverFact: true, confidence: 0.9 },
+        lifecycle,
+      ),
+    ).toEqual({ tier: 'core', ttlDays: null });
   });
   it('uses the configured term lengths', () => {
-    const custom = parseConfig({ lifecycle: { shortTermDays: 2, midTermDays: 10, longTermDays: 99 } }).lifecycle;
+    const custom = parseConfig({
+      lifecycle: { shortTermDays: 2, midTermDays: 10, longTermDays: 99 },
+    }).lifecycle;
     expect(assignTier({ ...base, text: 'Alice has an exam tomorrow' }, custom).ttlDays).toBe(2);
     expect(assignTier({ ...base, text: 'Alice is out tonight' }, custom).ttlDays).toBe(2);
     expect(assignTier({ ...base, text: 'Alice likes tea' }, custom).ttlDays).toBe(10);
-    expect(assignTier({ ...base, text: 'Alice lives in Omaha', category: 'personal' }, custom).ttlDays).toBe(99);
+    expect(assignTier({ ...base, text: 'Alice lives in Omaha', category: 'personal' }, custom).ttlDays).toBe(
+      99,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FactSuperseded, ExtractionFailed } from '../../src/index.js';
+import type { ExtractionFailed, FactSuperseded } from '../../src/index.js';
 import { ALICE, BOB, GUILD, harness, op, ops } from './helpers.js';
 
 const activeTexts = async (h: ReturnType<typeof harness>, subjectId: string | null) =>
@@ -8,7 +8,10 @@ const activeTexts = async (h: ReturnType<typeof harness>, subjectId: string | nu
 describe('extraction pipeline', () => {
   it('extracts facts from a batch with roster tokens and never shows the model an id', async () => {
     const h = harness();
-    h.llm.script('extraction', ops(op({ text: 'Alice lives in Omaha and works at a bakery', category: 'personal', sources: [1] })));
+    h.llm.script(
+      'extraction',
+      ops(op({ text: 'Alice lives in Omaha and works at a bakery', category: 'personal', sources: [1] })),
+    );
     await h.say(ALICE, 'I live in Omaha and I work at a bakery downtown');
     await h.say(ALICE, 'the sourdough there is honestly the best in town');
     expect(await h.memory.flush()).toBeGreaterThanOrEqual(1);
@@ -18,19 +21,42 @@ describe('extraction pipeline', () => {
     expect(prompt).toContain('p0 = Alice');
     expect(prompt).toContain('[msg:1]');
     const [fact] = await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
-    expect(fact).toMatchObject({ subjectId: ALICE, text: 'Alice lives in Omaha and works at a bakery', tier: 'long', attribution: { type: 'self' } });
-    expect(fact?.sources[0]?.url).toBe(`https://discord.com/channels/${GUILD}/600000000000000001/${fact?.sources[0]?.messageId}`);
+    expect(fact).toMatchObject({
+      subjectId: ALICE,
+      text: 'Alice lives in Omaha and works at a bakery',
+      tier: 'long',
+      attribution: { type: 'self' },
+    });
+    expect(fact?.sources[0]?.url).toBe(
+      `https://discord.com/channels/${GUILD}/600000000000000001/${fact?.sources[0]?.messageId}`,
+    );
     await h.memory.close();
   });
 
   it('attaches a third-party claim to the person it is about', async () => {
     const h = harness();
-    h.llm.script('extraction', ops(op({ subject: 'p1', speaker: 'p0', text: 'Bob was called a hacker by Alice', category: 'relationships', sources: [1] })));
+    h.llm.script(
+      'extraction',
+      ops(
+        op({
+          subject: 'p1',
+          speaker: 'p0',
+          text: 'Bob was called a hacker by Alice',
+          category: 'relationships',
+          sources: [1],
+        }),
+      ),
+    );
     await h.say(BOB, 'gg everyone');
-    await h.say(ALICE, `<@${BOB}> stop hacking the lobby you absolute hacker, everyone saw it`, { mentionIds: [BOB] });
+    await h.say(ALICE, `<@${BOB}> stop hacking the lobby you absolute hacker, everyone saw it`, {
+      mentionIds: [BOB],
+    });
     await h.memory.flush();
     const [fact] = await h.memory.facts.getAll({ guildId: GUILD, subjectId: BOB });
-    expect(fact).toMatchObject({ text: 'Bob was called a hacker by Alice', attribution: { type: 'third_party', speakerId: ALICE, speakerName: 'Alice' } });
+    expect(fact).toMatchObject({
+      text: 'Bob was called a hacker by Alice',
+      attribution: { type: 'third_party', speakerId: ALICE, speakerName: 'Alice' },
+    });
     expect(await activeTexts(h, ALICE)).toEqual([]);
     await h.memory.close();
   });
@@ -68,7 +94,11 @@ describe('extraction pipeline', () => {
     const h = harness();
     const superseded: FactSuperseded[] = [];
     h.memory.events.on('FactSuperseded', (e) => superseded.push(e));
-    h.llm.script('extraction', ops(op({ text: 'Alice lives in Omaha', category: 'personal' })), ops(op({ text: 'Alice moved to Seattle', category: 'personal' })));
+    h.llm.script(
+      'extraction',
+      ops(op({ text: 'Alice lives in Omaha', category: 'personal' })),
+      ops(op({ text: 'Alice moved to Seattle', category: 'personal' })),
+    );
     await h.say(ALICE, 'i live in omaha, been here my whole life honestly');
     await h.memory.flush();
     await h.say(ALICE, 'big news: i moved to seattle last week for a new job');
@@ -95,8 +125,25 @@ describe('extraction pipeline', () => {
 
   it('sends collisions to one reconcile call and stores the merged text of an UPDATE', async () => {
     const h = harness({ extraction: { collisionFloor: 0.2 } });
-    h.llm.script('extraction', ops(op({ text: 'Alice works as a nurse at Mercy Hospital', category: 'professional' })), ops(op({ text: 'Alice was promoted at Mercy Hospital', category: 'professional' })));
-    h.llm.script('reconcile', JSON.stringify({ decisions: [{ candidateIndex: 0, kind: 'UPDATE', targetId: '0', text: 'Alice works as a charge nurse at Mercy Hospital', reason: 'promotion' }] }));
+    h.llm.script(
+      'extraction',
+      ops(op({ text: 'Alice works as a nurse at Mercy Hospital', category: 'professional' })),
+      ops(op({ text: 'Alice was promoted at Mercy Hospital', category: 'professional' })),
+    );
+    h.llm.script(
+      'reconcile',
+      JSON.stringify({
+        decisions: [
+          {
+            candidateIndex: 0,
+            kind: 'UPDATE',
+            targetId: '0',
+            text: 'Alice works as a charge nurse at Mercy Hospital',
+            reason: 'promotion',
+          },
+        ],
+      }),
+    );
     await h.say(ALICE, 'another long night shift as a nurse at mercy hospital');
     await h.memory.flush();
     await h.say(ALICE, 'got promoted today at mercy hospital!! so happy about it');
@@ -108,7 +155,11 @@ describe('extraction pipeline', () => {
 
   it('repairs malformed model output once', async () => {
     const h = harness();
-    h.llm.script('extraction', 'Sure, here are the facts I found!', ops(op({ text: 'Alice collects vintage vinyl records' })));
+    h.llm.script(
+      'extraction',
+      'Sure, here are the facts I found!',
+      ops(op({ text: 'Alice collects vintage vinyl records' })),
+    );
     await h.say(ALICE, 'just found a first pressing of that album i was hunting for years');
     await h.memory.flush();
     expect(h.llm.callsFor('extraction')).toHaveLength(2);
@@ -160,9 +211,21 @@ describe('extraction pipeline', () => {
   });
 
   it('skips the reconcile call between the warn fraction and the ceiling (reinforces instead)', async () => {
-    const h = harness({ budgets: { guildDailyPromptTokens: 4000, warnFraction: 0.1 }, extraction: { collisionFloor: 0.2 } });
-    h.llm.script('extraction', ops(op({ text: 'Alice works as a nurse at Mercy Hospital', category: 'professional' })), ops(op({ text: 'Alice was promoted at Mercy Hospital', category: 'professional' })));
-    h.llm.script('reconcile', JSON.stringify({ decisions: [{ candidateIndex: 0, kind: 'ADD', targetId: null, text: null, reason: 'new' }] }));
+    const h = harness({
+      budgets: { guildDailyPromptTokens: 4000, warnFraction: 0.1 },
+      extraction: { collisionFloor: 0.2 },
+    });
+    h.llm.script(
+      'extraction',
+      ops(op({ text: 'Alice works as a nurse at Mercy Hospital', category: 'professional' })),
+      ops(op({ text: 'Alice was promoted at Mercy Hospital', category: 'professional' })),
+    );
+    h.llm.script(
+      'reconcile',
+      JSON.stringify({
+        decisions: [{ candidateIndex: 0, kind: 'ADD', targetId: null, text: null, reason: 'new' }],
+      }),
+    );
     await h.say(ALICE, 'another long night shift as a nurse at mercy hospital');
     await h.memory.flush();
     await h.say(ALICE, 'got promoted today at mercy hospital!! so happy about it');
@@ -170,7 +233,9 @@ describe('extraction pipeline', () => {
     expect(h.llm.callsFor('extraction')).toHaveLength(2);
     expect(h.llm.callsFor('reconcile')).toHaveLength(0);
     const facts = await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
-    expect(facts.map((f) => [f.text, f.occurrences])).toEqual([['Alice works as a nurse at Mercy Hospital', 2]]);
+    expect(facts.map((f) => [f.text, f.occurrences])).toEqual([
+      ['Alice works as a nurse at Mercy Hospital', 2],
+    ]);
     await h.memory.close();
   });
 });

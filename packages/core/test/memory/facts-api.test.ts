@@ -14,12 +14,31 @@ const code = async (p: Promise<unknown>) => {
 describe('facts api', () => {
   it('remembers manual facts as core, reinforcing exact repeats', async () => {
     const { memory } = harness();
-    const fact = await memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'Alice is allergic to peanuts', category: 'personal', actorId: ALICE });
-    expect(fact).toMatchObject({ tier: 'core', expiresAt: null, attribution: { type: 'manual', actorId: ALICE }, scope: 'user' });
-    const again = await memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'alice is  allergic to peanuts' });
+    const fact = await memory.facts.remember({
+      guildId: GUILD,
+      subjectId: ALICE,
+      text: 'Alice is allergic to peanuts',
+      category: 'personal',
+      actorId: ALICE,
+    });
+    expect(fact).toMatchObject({
+      tier: 'core',
+      expiresAt: null,
+      attribution: { type: 'manual', actorId: ALICE },
+      scope: 'user',
+    });
+    const again = await memory.facts.remember({
+      guildId: GUILD,
+      subjectId: ALICE,
+      text: 'alice is  allergic to peanuts',
+    });
     expect(again.id).toBe(fact.id);
     expect(again.occurrences).toBe(2);
-    const server = await memory.facts.remember({ guildId: GUILD, subjectId: null, text: 'Game night is every Friday at 8pm' });
+    const server = await memory.facts.remember({
+      guildId: GUILD,
+      subjectId: null,
+      text: 'Game night is every Friday at 8pm',
+    });
     expect(server.scope).toBe('server');
     await memory.close();
   });
@@ -28,19 +47,41 @@ describe('facts api', () => {
     const { memory } = harness();
     memory.registerBotId(BOT);
     await memory.admin.setOptOut({ guildId: GUILD, userId: BOB, optedOut: true });
-    expect(await code(memory.facts.remember({ guildId: GUILD, subjectId: BOT, text: 'The bot likes long walks' }))).toBe('SUBJECT_NOT_ALLOWED');
-    expect(await code(memory.facts.remember({ guildId: GUILD, subjectId: BOB, text: 'Bob likes long walks' }))).toBe('SUBJECT_NOT_ALLOWED');
-    expect(await code(memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'short' }))).toBe('SCHEMA_INVALID');
-    expect(await code(memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'Alice has id 123456789012345678' }))).toBe('SCHEMA_INVALID');
-    expect(await code(memory.facts.remember({ guildId: '', subjectId: ALICE, text: 'Alice likes long walks' }))).toBe('SCHEMA_INVALID');
+    expect(
+      await code(memory.facts.remember({ guildId: GUILD, subjectId: BOT, text: 'The bot likes long walks' })),
+    ).toBe('SUBJECT_NOT_ALLOWED');
+    expect(
+      await code(memory.facts.remember({ guildId: GUILD, subjectId: BOB, text: 'Bob likes long walks' })),
+    ).toBe('SUBJECT_NOT_ALLOWED');
+    expect(await code(memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'short' }))).toBe(
+      'SCHEMA_INVALID',
+    );
+    expect(
+      await code(
+        memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'Alice has id 123456789012345678' }),
+      ),
+    ).toBe('SCHEMA_INVALID');
+    expect(
+      await code(memory.facts.remember({ guildId: '', subjectId: ALICE, text: 'Alice likes long walks' })),
+    ).toBe('SCHEMA_INVALID');
     expect(await code(memory.facts.get({ guildId: GUILD, factId: 'fct_missing' }))).toBe('NOT_FOUND');
     await memory.close();
   });
 
   it('updates in place keeping the previous text in history, and forgets without deleting', async () => {
     const { memory } = harness();
-    const f = await memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'Alice works at Acme Corp' });
-    const u = await memory.facts.update({ guildId: GUILD, factId: f.id, text: 'Alice works at Globex Corp', reason: 'new job', actorId: ALICE });
+    const f = await memory.facts.remember({
+      guildId: GUILD,
+      subjectId: ALICE,
+      text: 'Alice works at Acme Corp',
+    });
+    const u = await memory.facts.update({
+      guildId: GUILD,
+      factId: f.id,
+      text: 'Alice works at Globex Corp',
+      reason: 'new job',
+      actorId: ALICE,
+    });
     expect(u).toMatchObject({ id: f.id, text: 'Alice works at Globex Corp', version: f.version + 1 });
     const history = await memory.facts.history({ guildId: GUILD, factId: f.id });
     expect(history.map((h) => [h.kind, h.previousText])).toEqual([
@@ -50,7 +91,9 @@ describe('facts api', () => {
     const gone = await memory.facts.forget({ guildId: GUILD, factId: f.id, reason: 'asked' });
     expect(gone.validUntil).not.toBeNull();
     expect(await memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).toEqual([]);
-    expect((await memory.facts.get({ guildId: GUILD, factId: f.id })).text).toBe('Alice works at Globex Corp');
+    expect((await memory.facts.get({ guildId: GUILD, factId: f.id })).text).toBe(
+      'Alice works at Globex Corp',
+    );
     const all = await memory.facts.listForSubject({ guildId: GUILD, subjectId: ALICE, activeOnly: false });
     expect(all.items.map((x) => x.id)).toEqual([f.id]);
     await memory.close();
@@ -58,9 +101,19 @@ describe('facts api', () => {
 
   it('pages a subject’s facts with a cursor and samples randomly', async () => {
     const { memory } = harness();
-    for (let i = 0; i < 7; i++) await memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: `Alice owns board game number ${i}` });
+    for (let i = 0; i < 7; i++)
+      await memory.facts.remember({
+        guildId: GUILD,
+        subjectId: ALICE,
+        text: `Alice owns board game number ${i}`,
+      });
     const p1 = await memory.facts.listForSubject({ guildId: GUILD, subjectId: ALICE, limit: 4 });
-    const p2 = await memory.facts.listForSubject({ guildId: GUILD, subjectId: ALICE, limit: 4, cursor: p1.nextCursor as string });
+    const p2 = await memory.facts.listForSubject({
+      guildId: GUILD,
+      subjectId: ALICE,
+      limit: 4,
+      cursor: p1.nextCursor as string,
+    });
     expect(new Set([...p1.items, ...p2.items].map((f) => f.id)).size).toBe(7);
     expect(p2.nextCursor).toBeNull();
     const sample = await memory.facts.getAll({ guildId: GUILD, subjectId: ALICE, random: true, limit: 3 });

@@ -1,5 +1,10 @@
-import { createMemory, type MemoryConfigInput, type MemoryOverrides, type MessageEventInput } from '../../src/index.js';
-import { createScriptedLlm, FixedClock, sequentialIds, type ScriptedLlm } from '../../src/testing/index.js';
+import {
+  createMemory,
+  type MemoryConfigInput,
+  type MemoryOverrides,
+  type MessageEventInput,
+} from '../../src/index.js';
+import { createScriptedLlm, FixedClock, type ScriptedLlm, sequentialIds } from '../../src/testing/index.js';
 
 export const ALICE = '111111111111111111';
 export const BOB = '222222222222222222';
@@ -15,7 +20,12 @@ export interface Harness {
   say(authorId: string, content: string, extra?: Partial<MessageEventInput>): Promise<string>;
 }
 
-const names: Record<string, string> = { [ALICE]: 'Alice', [BOB]: 'Bob', [CAROL]: 'Carol', [BOT]: 'Memorybot' };
+const names: Record<string, string> = {
+  [ALICE]: 'Alice',
+  [BOB]: 'Bob',
+  [CAROL]: 'Carol',
+  [BOT]: 'Memorybot',
+};
 
 /** A memory on the in-memory store with a scripted model, a fixed clock and workers off. */
 export function harness(config: MemoryConfigInput = {}, overrides: MemoryOverrides = {}): Harness {
@@ -50,7 +60,22 @@ export function harness(config: MemoryConfigInput = {}, overrides: MemoryOverrid
 }
 
 /** One extraction operation as the model would return it. */
-export function op(o: { subject?: string; speaker?: string | null; text: string; category?: string; confidence?: number; sources?: number[]; entities?: { name: string; kind: string }[]; relations?: { verb: string; fromToken: string | null; toToken: string | null; fromEntity: string | null; toEntity: string | null }[] }) {
+export function op(o: {
+  subject?: string;
+  speaker?: string | null;
+  text: string;
+  category?: string;
+  confidence?: number;
+  sources?: number[];
+  entities?: { name: string; kind: string }[];
+  relations?: {
+    verb: string;
+    fromToken: string | null;
+    toToken: string | null;
+    fromEntity: string | null;
+    toEntity: string | null;
+  }[];
+}) {
   return {
     subjectToken: o.subject ?? 'p0',
     speakerToken: o.speaker ?? null,

@@ -6,11 +6,18 @@ describe('lifecycle maintenance', () => {
     const h = harness();
     h.llm.script(
       'extraction',
-      ops(op({ text: 'Alice is going to a concert tonight', category: 'experiences' }), op({ text: 'Alice likes the band Wolf Alice', category: 'interests' })),
+      ops(
+        op({ text: 'Alice is going to a concert tonight', category: 'experiences' }),
+        op({ text: 'Alice likes the band Wolf Alice', category: 'interests' }),
+      ),
     );
     await h.say(ALICE, 'going to see wolf alice tonight, i love that band so much');
     await h.memory.flush();
-    await h.memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'Alice prefers to be called Ali' });
+    await h.memory.facts.remember({
+      guildId: GUILD,
+      subjectId: ALICE,
+      text: 'Alice prefers to be called Ali',
+    });
     expect((await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).length).toBe(3);
     h.clock.advanceDays(4);
     const r1 = await h.memory.ops.maintenance({ guildId: GUILD });
@@ -18,7 +25,9 @@ describe('lifecycle maintenance', () => {
     h.clock.advanceDays(30);
     const r2 = await h.memory.ops.maintenance({ guildId: GUILD });
     expect(r2).toMatchObject({ ran: true, forgotten: 1 });
-    expect((await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).map((f) => f.text)).toEqual(['Alice prefers to be called Ali']);
+    expect((await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).map((f) => f.text)).toEqual([
+      'Alice prefers to be called Ali',
+    ]);
     const stats = await h.memory.stats({ guildId: GUILD });
     expect(stats).toMatchObject({ totalFacts: 3, activeFacts: 1 });
     await h.memory.close();
@@ -36,7 +45,12 @@ describe('lifecycle maintenance', () => {
 
   it('prunes over the per-user cap, weakest first, manual facts last', async () => {
     const h = harness({ lifecycle: { maxFactsPerUser: 10 } });
-    h.llm.script('extraction', ops(...Array.from({ length: 12 }, (_, i) => op({ text: `Alice enjoys hobby number ${i} quite a lot` }))));
+    h.llm.script(
+      'extraction',
+      ops(
+        ...Array.from({ length: 12 }, (_, i) => op({ text: `Alice enjoys hobby number ${i} quite a lot` })),
+      ),
+    );
     await h.memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'Alice is vegetarian' });
     await h.say(ALICE, 'i have way too many hobbies, let me list all of them for you now');
     await h.memory.flush();
@@ -54,10 +68,26 @@ describe('lifecycle maintenance', () => {
 describe('export and import', () => {
   it('round-trips a guild into a fresh memory and re-embeds', async () => {
     const a = harness();
-    a.llm.script('extraction', ops(op({ text: 'Alice lives in Omaha', category: 'personal', entities: [{ name: 'Omaha', kind: 'place' }], relations: [{ verb: 'lives_in', fromToken: 'p0', toToken: null, fromEntity: null, toEntity: 'Omaha' }] })));
+    a.llm.script(
+      'extraction',
+      ops(
+        op({
+          text: 'Alice lives in Omaha',
+          category: 'personal',
+          entities: [{ name: 'Omaha', kind: 'place' }],
+          relations: [
+            { verb: 'lives_in', fromToken: 'p0', toToken: null, fromEntity: null, toEntity: 'Omaha' },
+          ],
+        }),
+      ),
+    );
     await a.say(ALICE, 'i live in omaha, been here forever');
     await a.memory.flush();
-    await a.memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text: 'Alice prefers tea over coffee' });
+    await a.memory.facts.remember({
+      guildId: GUILD,
+      subjectId: ALICE,
+      text: 'Alice prefers tea over coffee',
+    });
     const doc = JSON.parse(JSON.stringify(await a.memory.admin.exportGuild({ guildId: GUILD })));
     expect(doc).toMatchObject({ format: 'permafrost.guild-export', version: 1, guildId: GUILD });
     const b = harness();
@@ -66,7 +96,9 @@ describe('export and import', () => {
     const again = JSON.parse(JSON.stringify(await b.memory.admin.exportGuild({ guildId: GUILD })));
     expect({ ...again, exportedAt: null }).toEqual({ ...doc, exportedAt: null });
     expect(await b.memory.ops.reindex()).toEqual({ guilds: 1, vectors: 2 });
-    await expect(b.memory.admin.importGuild({ data: { ...doc, version: 99 } })).rejects.toMatchObject({ code: 'SCHEMA_INVALID' });
+    await expect(b.memory.admin.importGuild({ data: { ...doc, version: 99 } })).rejects.toMatchObject({
+      code: 'SCHEMA_INVALID',
+    });
     await a.memory.close();
     await b.memory.close();
   });

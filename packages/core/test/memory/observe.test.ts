@@ -17,7 +17,11 @@ describe('observe', () => {
   it('accepts a message once and ignores the duplicate', async () => {
     const { memory } = harness();
     expect(await memory.observe(event())).toEqual({ messageId: 'm1', status: 'accepted', reason: null });
-    expect(await memory.observe(event())).toEqual({ messageId: 'm1', status: 'ignored', reason: 'duplicate' });
+    expect(await memory.observe(event())).toEqual({
+      messageId: 'm1',
+      status: 'ignored',
+      reason: 'duplicate',
+    });
     expect((await memory.stats({ guildId: GUILD })).pending).toBe(1);
     await memory.close();
   });
@@ -28,7 +32,9 @@ describe('observe', () => {
     expect((await memory.observe(event({ messageId: 'a', authorIsBot: true }))).reason).toBe('bot_author');
     expect((await memory.observe(event({ messageId: 'b', authorId: BOT }))).reason).toBe('bot_author');
     expect((await memory.observe(event({ messageId: 'c', content: ' hey ' }))).reason).toBe('empty_content');
-    expect((await memory.observe(event({ messageId: 'd', content: '!play some music' }))).reason).toBe('ignored_pattern');
+    expect((await memory.observe(event({ messageId: 'd', content: '!play some music' }))).reason).toBe(
+      'ignored_pattern',
+    );
     expect((await memory.observe(event({ messageId: 'e', content: 'hello' }))).status).toBe('accepted');
     expect((await memory.stats({ guildId: GUILD })).pending).toBe(1);
     await memory.close();
@@ -46,7 +52,11 @@ describe('observe', () => {
     const { memory } = harness({ observe: { maxQueueDepthPerGuild: 2 } });
     await memory.observe(event({ messageId: 'a' }));
     await memory.observe(event({ messageId: 'b' }));
-    expect(await memory.observe(event({ messageId: 'c' }))).toEqual({ messageId: 'c', status: 'rejected', reason: 'queue_over_capacity' });
+    expect(await memory.observe(event({ messageId: 'c' }))).toEqual({
+      messageId: 'c',
+      status: 'rejected',
+      reason: 'queue_over_capacity',
+    });
     await memory.close();
   });
 
@@ -84,8 +94,14 @@ describe('observe', () => {
     expect(await code(event({ createdAt: '2026-08-24T12:00:00' }))).toBe('SCHEMA_INVALID');
     expect(await code(event({ authorId: '' }))).toBe('SCHEMA_INVALID');
     expect(await code(event({ surprise: true }))).toBe('SCHEMA_INVALID');
-    expect(await code(event({ metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }))).toBe('SCHEMA_INVALID');
-    expect(await code(event({ messageId: 'p', metadata: JSON.parse('{"__proto__": "x", "ok": "y"}') }))).toBe('resolved');
+    expect(
+      await code(
+        event({ metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }),
+      ),
+    ).toBe('SCHEMA_INVALID');
+    expect(await code(event({ messageId: 'p', metadata: JSON.parse('{"__proto__": "x", "ok": "y"}') }))).toBe(
+      'resolved',
+    );
     await memory.close();
   });
 
@@ -104,6 +120,10 @@ describe('observe', () => {
     const { memory } = harness();
     await memory.observe(event());
     await memory.close();
-    expect(await memory.observe(event({ messageId: 'late' }))).toEqual({ messageId: 'late', status: 'rejected', reason: 'closed' });
+    expect(await memory.observe(event({ messageId: 'late' }))).toEqual({
+      messageId: 'late',
+      status: 'rejected',
+      reason: 'closed',
+    });
   });
 });

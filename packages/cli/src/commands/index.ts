@@ -1,0 +1,16 @@
+import { exportCommand, importCommand, inspectCommand, statsCommand } from './data.js';
+import { optoutCommand, purgeCommand, reindexCommand, retryDeadCommand } from './governance.js';
+import type { Command } from './types.js';
+import { runPendingCommand } from './worker.js';
+
+export const COMMANDS: readonly Command[] = [
+  inspectCommand,
+  statsCommand,
+  exportCommand,
+  importCommand,
+  purgeCommand,
+  optoutCommand,
+  runPendingCommand,
+  retryDeadCommand,
+  reindexCommand,
+];
