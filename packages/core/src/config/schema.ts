@@ -64,7 +64,6 @@ const lifecycle = z
     maxFactsPerUser: int(10, 100_000, 300),
     maxServerFacts: int(10, 100_000, 500),
     maintenanceIntervalSeconds: int(1, 86_400 * 7, 3600),
-    processedRetentionDays: int(1, 3650, 30),
   })
   .strict();
 
@@ -117,6 +116,30 @@ const privacy = z
   .object({
     /** Off: messages are kept as a hash only and never extracted. */
     storeRawMessages: z.boolean().default(true),
+  })
+  .strict();
+
+const conversation = z
+  .object({
+    /** Messages (any status but pending) older than this are deleted by maintenance. */
+    retentionDays: int(1, 3650, 30),
+    /** Per channel, the oldest messages beyond this count are deleted by maintenance. */
+    maxMessagesPerChannel: int(10, 10_000_000, 10_000),
+    /** Session-style histories keep the last N entries. */
+    maxSessionEntries: int(1, 10_000, 50),
+  })
+  .strict();
+
+const context = z
+  .object({
+    /** Messages of the hot tier (last N of the channel). */
+    hotMessages: int(0, 200, 8),
+    /** Deadline of the long-term part; on timeout the hot tier is returned with a warning. */
+    longTermTimeoutMs: int(1, 60_000, 150),
+    /** Long-term results are cached per (guild, asker, text) this long. */
+    cacheTtlSeconds: int(0, 86_400, 300),
+    /** Facts scoring below this are not injected by context(). */
+    minScore: fraction(0.05),
   })
   .strict();
 
@@ -230,6 +253,8 @@ export function makeConfigSchema(env: Env) {
       retrieval: retrieval.default(retrieval.parse({})),
       budgets: budgets.default(budgets.parse({})),
       privacy: privacy.default(privacy.parse({})),
+      conversation: conversation.default(conversation.parse({})),
+      context: context.default(context.parse({})),
     })
     .strict();
 }

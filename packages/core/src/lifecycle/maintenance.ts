@@ -18,8 +18,8 @@ export interface MaintenanceReport {
   readonly expired: number;
   readonly forgotten: number;
   readonly pruned: number;
+  /** Messages deleted by conversation retention (age and per-channel cap). */
   readonly processedRowsDeleted: number;
-  readonly conversationRowsDeleted: number;
 }
 
 export interface MaintenanceDeps {
@@ -44,7 +44,7 @@ async function activeFacts(store: MemoryStore, guildId: string): Promise<Fact[]>
 /**
  * Lifecycle for one guild, at most once per `lifecycle.maintenanceIntervalSeconds` across
  * processes (a store cursor records the last run): expire TTLs, forget decayed facts, prune over
- * caps (manual and core last), delete processed queue rows past retention.
+ * caps (manual and core last), apply conversation retention (age and per-channel cap).
  */
 export async function runMaintenance(
   deps: MaintenanceDeps,
@@ -60,7 +60,6 @@ export async function runMaintenance(
     forgotten: 0,
     pruned: 0,
     processedRowsDeleted: 0,
-    conversationRowsDeleted: 0,
   };
   const last = await store.governance.getCursor(guildId, CURSOR);
   if (
@@ -100,8 +99,11 @@ export async function runMaintenance(
   await retire(forgotten, FactHistoryKind.FORGOTTEN, 'decay');
   await retire(pruned, FactHistoryKind.PRUNED, 'cap');
 
-  const retentionCutoff = new Date(now.getTime() - config.lifecycle.processedRetentionDays * 86_400_000);
-  const processedRowsDeleted = await store.queue.pruneProcessed(retentionCutoff, guildId);
+  const retentionCutoff = new Date(now.getTime() - config.conversation.retentionDays * 86_400_000);
+  const processedRowsDeleted = await store.conversation.prune(guildId, {
+    olderThan: retentionCutoff,
+    maxPerChannel: config.conversation.maxMessagesPerChannel,
+  });
   deps.logger?.({
     level: 'info',
     event: 'maintenance.done',
@@ -120,6 +122,5 @@ export async function runMaintenance(
     forgotten: forgotten.length,
     pruned: pruned.length,
     processedRowsDeleted,
-    conversationRowsDeleted: 0,
   };
 }

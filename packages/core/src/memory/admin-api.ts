@@ -97,13 +97,11 @@ export function createAdminApi(deps: AdminApiDeps) {
       await deps.ensureStarted();
       const parsed = guildExportSchema.safeParse(input.data);
       if (!parsed.success) {
-        const issues = parsed.error.issues
-          .slice(0, 50)
-          .map((i) => ({
-            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-            code: i.code,
-            message: i.message,
-          }));
+        const issues = parsed.error.issues.slice(0, 50).map((i) => ({
+          path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+          code: i.code,
+          message: i.message,
+        }));
         throw new MemoryError(
           ErrorCode.SCHEMA_INVALID,
           'the export document does not match the expected format',

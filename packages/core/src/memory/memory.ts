@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type MemoryConfig, type MemoryConfigInput, parseConfig } from '../config/index.js';
+import { type ConversationApi, createConversationApi } from '../conversation/conversation-api.js';
+import { createActiveModesApi, createClaimsApi } from '../conversation/coordination-api.js';
+import { HotTier } from '../conversation/hot-tier.js';
+import { createInsightsApi, type InsightsApi } from '../conversation/insights-api.js';
+import { toConversationMessage } from '../conversation/message-view.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import type { IngestDeps } from '../ingest/deps.js';
 import { IngestEngine } from '../ingest/engine.js';
@@ -25,6 +30,11 @@ interface Started {
   readonly observer: Observer;
   readonly facts: FactsApi;
   readonly admin: AdminApi;
+  readonly conversation: ConversationApi;
+  readonly claims: ReturnType<typeof createClaimsApi>;
+  readonly activeModes: ReturnType<typeof createActiveModesApi>;
+  readonly insights: InsightsApi;
+  readonly hot: HotTier;
   readonly loop: WorkerLoop | null;
 }
 
@@ -52,6 +62,10 @@ export class Memory {
   };
   readonly facts: Lazy<FactsApi>;
   readonly admin: Lazy<AdminApi>;
+  readonly conversation: Lazy<ConversationApi>;
+  readonly claims: Lazy<ReturnType<typeof createClaimsApi>>;
+  readonly activeModes: Lazy<ReturnType<typeof createActiveModesApi>>;
+  readonly insights: Lazy<InsightsApi>;
   readonly ops: OpsApi;
   readonly #overrides: MemoryOverrides;
   readonly #bus: EventBus;
@@ -76,6 +90,19 @@ export class Memory {
     this.admin = lazyGroup(
       async () => (await started()).admin,
       ['setOptOut', 'getOptOut', 'purgeUser', 'exportGuild', 'importGuild', 'exportUser'],
+    );
+    this.conversation = lazyGroup(
+      async () => (await started()).conversation,
+      ['threadHistory', 'authorHistory', 'channelStats', 'recordReply', 'append', 'session', 'clear'],
+    );
+    this.claims = lazyGroup(async () => (await started()).claims, ['tryClaim', 'release']);
+    this.activeModes = lazyGroup(
+      async () => (await started()).activeModes,
+      ['persist', 'touch', 'remove', 'list'],
+    );
+    this.insights = lazyGroup(
+      async () => (await started()).insights,
+      ['topicTrends', 'activity', 'preferences'],
     );
     this.ops = createOpsApi({
       runtime: async () => (await started()).rt,
@@ -127,10 +154,12 @@ export class Memory {
       ...(rt.logger ? { logger: rt.logger } : {}),
     };
     const engine = new IngestEngine(deps, this.#instanceId);
+    const hot = new HotTier(rt.config.context.hotMessages);
     const observer = new Observer({
       config: rt.config,
       clock: rt.clock,
       isBot: (id) => this.#botIds.has(id),
+      onStored: (row) => hot.push(toConversationMessage(row)),
       ...(rt.logger ? { logger: rt.logger } : {}),
     });
     const ensureStarted = async () => {
@@ -140,7 +169,19 @@ export class Memory {
     const admin = createAdminApi({
       ...deps,
       ensureStarted,
-      forgetUserCaches: (g, u) => observer.forgetUser(g, u),
+      forgetUserCaches: (g, u) => {
+        observer.forgetUser(g, u);
+        hot.forgetUser(g, u);
+      },
+    });
+    const coordination = { store: rt.store, clock: rt.clock, instanceId: this.#instanceId };
+    const conversation = createConversationApi({
+      store: rt.store,
+      clock: rt.clock,
+      ids: rt.ids,
+      hot,
+      maxSessionEntries: rt.config.conversation.maxSessionEntries,
+      botId: () => [...this.#botIds][0] ?? null,
     });
     let loop: WorkerLoop | null = null;
     if (rt.config.workers.enabled) {
@@ -161,7 +202,20 @@ export class Memory {
       loop.start();
       this.#loopRunning = true;
     }
-    return { rt, deps, engine, observer, facts, admin, loop };
+    return {
+      rt,
+      deps,
+      engine,
+      observer,
+      facts,
+      admin,
+      conversation,
+      claims: createClaimsApi(coordination),
+      activeModes: createActiveModesApi(coordination),
+      insights: createInsightsApi({ store: rt.store, clock: rt.clock }),
+      hot,
+      loop,
+    };
   }
 
   /** Stores a message for background extraction. O(1); never calls a model or an embedder. */

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { ErrorCode, MemoryError } from '../errors/index.js';
+import { MessageKind, MessageStatus } from '../model/enums.js';
+import { MAX_CONTENT_CHARS, type StoredMessage } from '../model/message.js';
+import type { Clock, IdGen } from '../ports/clock.js';
+import type { ChannelStats } from '../ports/conversation-store.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import type { HotTier } from './hot-tier.js';
+import { type ConversationMessage, toConversationMessage } from './message-view.js';
+
+export interface SessionEntry {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+  readonly at: Date;
+}
+
+const ROLES = new Set(['system', 'user', 'assistant']);
+const id = z.string().min(1).max(128);
+const sessionGuild = (sessionId: string) => `session:${sessionId}`;
+
+function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    code: i.code,
+    message: i.message,
+  }));
+  throw new MemoryError(
+    ErrorCode.SCHEMA_INVALID,
+    `invalid input at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`,
+    { issues },
+  );
+}
+
+const replySchema = z
+  .object({
+    guildId: id,
+    channelId: id,
+    content: z.string().min(1),
+    messageId: id.optional(),
+    botId: id.optional(),
+    replyToMessageId: id.optional(),
+  })
+  .strict();
+
+export interface ConversationDeps {
+  readonly store: MemoryStore;
+  readonly clock: Clock;
+  readonly ids: IdGen;
+  readonly hot: HotTier;
+  readonly maxSessionEntries: number;
+  readonly botId: () => string | null;
+}
+
+/** `memory.conversation`: channel history on the queue's own rows, bot replies, and sessions. */
+export function createConversationApi(deps: ConversationDeps) {
+  const { store } = deps;
+  return {
+    /** The latest `limit` (20) messages of a channel, oldest first; page back with `beforeMessageId`. */
+    async threadHistory(input: {
+      guildId: string;
+      channelId: string;
+      limit?: number;
+      beforeMessageId?: string;
+    }): Promise<ConversationMessage[]> {
+      const rows = await store.conversation.channelHistory(input.guildId, input.channelId, {
+        limit: Math.min(Math.max(1, input.limit ?? 20), 1000),
+        ...(input.beforeMessageId !== undefined ? { beforeMessageId: input.beforeMessageId } : {}),
+      });
+      return rows.map(toConversationMessage);
+    },
+
+    /** The latest `limit` (50) messages of a member in the guild, oldest first. */
+    async authorHistory(input: {
+      guildId: string;
+      authorId: string;
+      limit?: number;
+    }): Promise<ConversationMessage[]> {
+      const rows = await store.conversation.authorHistory(
+        input.guildId,
+        input.authorId,
+        Math.min(Math.max(1, input.limit ?? 50), 1000),
+      );
+      return rows.map(toConversationMessage);
+    },
+
+    async channelStats(input: { guildId: string; channelId: string }): Promise<ChannelStats> {
+      return store.conversation.channelStats(input.guildId, input.channelId);
+    },
+
+    /** Stores the bot's own reply in the channel history. Replies are never extracted. */
+    async recordReply(input: z.input<typeof replySchema>): Promise<ConversationMessage> {
+      const v = parseInput(replySchema, input);
+      const now = deps.clock.now();
+      const botId = v.botId ?? deps.botId() ?? 'bot';
+      const row: StoredMessage = {
+        messageId: v.messageId ?? deps.ids.next('rpl'),
+        guildId: v.guildId,
+        channelId: v.channelId,
+        authorId: botId,
+        authorUsername: '',
+        authorDisplayName: '',
+        authorIsBot: true,
+        content: v.content.slice(0, MAX_CONTENT_CHARS),
+        contentTruncated: v.content.length > MAX_CONTENT_CHARS,
+        rawStored: true,
+        createdAt: now,
+        mentionIds: [],
+        replyToMessageId: v.replyToMessageId ?? null,
+        threadParentId: null,
+        edited: false,
+        metadata: null,
+        kind: MessageKind.REPLY,
+        subjectKey: botId,
+        status: MessageStatus.PROCESSED,
+        attempts: 0,
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseUntil: null,
+        processedAt: now,
+      };
+      await store.queue.enqueue(row, Number.MAX_SAFE_INTEGER);
+      const view = toConversationMessage(row);
+      deps.hot.push(view);
+      return view;
+    },
+
+    /** Appends to a session history (upsert semantics: the session exists once written). */
+    async append(input: {
+      sessionId: string;
+      role: 'system' | 'user' | 'assistant';
+      content: string;
+    }): Promise<SessionEntry> {
+      const v = parseInput(
+        z
+          .object({ sessionId: id, role: z.enum(['system', 'user', 'assistant']), content: z.string() })
+          .strict(),
+        input,
+      );
+      const now = deps.clock.now();
+      await store.queue.enqueue(
+        {
+          messageId: deps.ids.next('ses'),
+          guildId: sessionGuild(v.sessionId),
+          channelId: v.sessionId,
+          authorId: v.role,
+          authorUsername: '',
+          authorDisplayName: '',
+          authorIsBot: v.role !== 'user',
+          content: v.content.slice(0, MAX_CONTENT_CHARS),
+          contentTruncated: v.content.length > MAX_CONTENT_CHARS,
+          rawStored: true,
+          createdAt: now,
+          mentionIds: [],
+          replyToMessageId: null,
+          threadParentId: null,
+          edited: false,
+          metadata: null,
+          kind: MessageKind.SESSION,
+          subjectKey: v.sessionId,
+          status: MessageStatus.PROCESSED,
+          attempts: 0,
+          nextAttemptAt: null,
+          leaseOwner: null,
+          leaseUntil: null,
+          processedAt: now,
+        },
+        Number.MAX_SAFE_INTEGER,
+      );
+      await store.conversation.trimChannel(sessionGuild(v.sessionId), v.sessionId, deps.maxSessionEntries);
+      return { role: v.role, content: v.content, at: now };
+    },
+
+    /** The last `limit` (50) entries of a session, oldest first; unreadable rows are skipped. */
+    async session(sessionId: string, options: { limit?: number } = {}): Promise<SessionEntry[]> {
+      const rows = await store.conversation.channelHistory(sessionGuild(sessionId), sessionId, {
+        limit: Math.min(Math.max(1, options.limit ?? 50), 10_000),
+      });
+      const out: SessionEntry[] = [];
+      for (const row of rows) {
+        const at = row.createdAt instanceof Date ? row.createdAt : new Date(Number.NaN);
+        if (!ROLES.has(row.authorId) || typeof row.content !== 'string' || Number.isNaN(at.getTime()))
+          continue;
+        out.push({ role: row.authorId as SessionEntry['role'], content: row.content, at });
+      }
+      return out;
+    },
+
+    async clear(sessionId: string): Promise<number> {
+      return store.conversation.trimChannel(sessionGuild(sessionId), sessionId, 0);
+    },
+  };
+}
+
+export type ConversationApi = ReturnType<typeof createConversationApi>;

@@ -1,0 +1,56 @@
+import type { Clock } from '../ports/clock.js';
+import type { ActiveMode } from '../ports/conversation-store.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+
+/** `memory.claims`: exactly one bot instance answers a message; expired claims can be retaken. */
+export function createClaimsApi(deps: { store: MemoryStore; clock: Clock; instanceId: string }) {
+  return {
+    async tryClaim(input: { channelId: string; messageId: string; ttlSeconds?: number }): Promise<boolean> {
+      return deps.store.conversation.tryClaim({
+        channelId: input.channelId,
+        messageId: input.messageId,
+        owner: deps.instanceId,
+        now: deps.clock.now(),
+        ttlMs: (input.ttlSeconds ?? 30) * 1000,
+      });
+    },
+    async release(input: { channelId: string; messageId: string }): Promise<boolean> {
+      return deps.store.conversation.releaseClaim({
+        channelId: input.channelId,
+        messageId: input.messageId,
+        owner: deps.instanceId,
+      });
+    },
+  };
+}
+
+/** `memory.activeModes`: "active conversation" state that survives restarts, owned by this instance. */
+export function createActiveModesApi(deps: { store: MemoryStore; clock: Clock; instanceId: string }) {
+  const key = (i: { guildId: string; channelId: string }) => ({
+    instanceId: deps.instanceId,
+    guildId: i.guildId,
+    channelId: i.channelId,
+  });
+  return {
+    async persist(input: { guildId: string; channelId: string; mode: string }): Promise<ActiveMode> {
+      const now = deps.clock.now();
+      const mode: ActiveMode = { ...key(input), mode: input.mode, startedAt: now, lastActiveAt: now };
+      await deps.store.conversation.upsertMode(mode);
+      return mode;
+    },
+    async touch(input: { guildId: string; channelId: string }): Promise<boolean> {
+      return deps.store.conversation.touchMode(key(input), deps.clock.now());
+    },
+    async remove(input: { guildId: string; channelId: string }): Promise<boolean> {
+      return deps.store.conversation.removeMode(key(input));
+    },
+    /** Modes active in the last `activeWithinMinutes` (10); this instance's only unless `allInstances`. */
+    async list(input: { activeWithinMinutes?: number; allInstances?: boolean } = {}): Promise<ActiveMode[]> {
+      const since = new Date(deps.clock.now().getTime() - (input.activeWithinMinutes ?? 10) * 60_000);
+      return deps.store.conversation.listModes({
+        activeSince: since,
+        ...(input.allInstances ? {} : { instanceId: deps.instanceId }),
+      });
+    },
+  };
+}

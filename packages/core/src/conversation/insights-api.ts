@@ -1,0 +1,163 @@
+import { effectiveRelationWeight } from '../graph/weights.js';
+import { normalizeAlias } from '../identity/aliases.js';
+import type { Polarity } from '../model/enums.js';
+import type { StoredMessage } from '../model/message.js';
+import type { Clock } from '../ports/clock.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import { indexTerms, tokenize } from '../text/analyze.js';
+
+const HOUR = 3_600_000;
+const MAX_WINDOW_MESSAGES = 50_000;
+
+export interface TopicTrend {
+  readonly topic: string;
+  readonly kind: 'entity' | 'keyword';
+  /** Mentions in the window. */
+  readonly count: number;
+  /** Mentions in the previous window of the same length. */
+  readonly previous: number;
+  /** (count + 1) / (previous + 1). */
+  readonly lift: number;
+}
+
+export interface ActivityPattern {
+  readonly messages: number;
+  /** Messages per UTC hour of day (24 values). */
+  readonly byHour: readonly number[];
+  /** Messages per UTC weekday, Sunday first (7 values). */
+  readonly byWeekday: readonly number[];
+  /** Busiest hours, most messages first. */
+  readonly peakHours: readonly number[];
+  readonly peakWeekday: number | null;
+}
+
+export interface Preference {
+  readonly target: string;
+  readonly targetType: 'user' | 'entity';
+  readonly verb: string;
+  readonly polarity: Polarity;
+  readonly weight: number;
+  readonly evidenceFactIds: readonly string[];
+}
+
+async function messagesSince(store: MemoryStore, guildId: string, since: Date): Promise<StoredMessage[]> {
+  return store.queue.recent(guildId, {
+    limit: MAX_WINDOW_MESSAGES,
+    after: { createdAt: new Date(since.getTime() - 1), messageId: '\uffff' },
+  });
+}
+
+/** `memory.insights`: what a community talks about and when it is active. */
+export function createInsightsApi(deps: { store: MemoryStore; clock: Clock }) {
+  return {
+    /** Entities and keywords mentioned more in the last `hours` (24) than in the window before. */
+    async topicTrends(input: {
+      guildId: string;
+      hours?: number;
+      limit?: number;
+      minCount?: number;
+    }): Promise<TopicTrend[]> {
+      const hours = input.hours ?? 24;
+      const now = deps.clock.now().getTime();
+      const windowStart = new Date(now - hours * HOUR);
+      const prevStart = new Date(now - 2 * hours * HOUR);
+      const rows = await messagesSince(deps.store, input.guildId, prevStart);
+      const current = new Map<string, number>();
+      const previous = new Map<string, number>();
+      const wordsSeen = new Set<string>();
+      const docs = rows.map((m) => {
+        const words = tokenize(m.content);
+        for (const w of words) wordsSeen.add(w);
+        return { m, words, terms: new Set(indexTerms(m.content)) };
+      });
+      // Entities: known entity aliases (single words and two-word names) found in the window's text.
+      const candidates = new Set<string>(wordsSeen);
+      for (const d of docs)
+        for (let i = 0; i + 1 < d.words.length; i++) candidates.add(`${d.words[i]} ${d.words[i + 1]}`);
+      const entityHits = await deps.store.graph.findEntitiesByAlias(
+        input.guildId,
+        [...candidates].slice(0, 20_000),
+      );
+      const entityByAlias = new Map(entityHits.map((h) => [h.alias, h.slug]));
+      for (const d of docs) {
+        const target = d.m.createdAt.getTime() >= windowStart.getTime() ? current : previous;
+        const seen = new Set<string>();
+        const joined = ` ${d.words.join(' ')} `;
+        for (const [alias, slug] of entityByAlias)
+          if (joined.includes(` ${normalizeAlias(alias)} `)) seen.add(`entity:${slug}`);
+        for (const t of d.terms) if (t.length >= 3 && !/^\d+$/.test(t)) seen.add(`keyword:${t}`);
+        for (const k of seen) target.set(k, (target.get(k) ?? 0) + 1);
+      }
+      const minCount = input.minCount ?? 2;
+      return [...current.entries()]
+        .filter(([, count]) => count >= minCount)
+        .map(([key, count]) => {
+          const prev = previous.get(key) ?? 0;
+          const [kind, topic] = key.split(/:(.*)/s) as ['entity' | 'keyword', string];
+          return {
+            topic,
+            kind,
+            count,
+            previous: prev,
+            lift: Math.round(((count + 1) / (prev + 1)) * 1000) / 1000,
+          };
+        })
+        .filter((t) => t.lift > 1)
+        .sort(
+          (a, b) =>
+            b.lift * Math.log1p(b.count) - a.lift * Math.log1p(a.count) || (a.kind === 'entity' ? -1 : 1),
+        )
+        .slice(0, input.limit ?? 10);
+    },
+
+    /** Messages per UTC hour and weekday over the last `days` (30), with peak hours. */
+    async activity(input: { guildId: string; days?: number }): Promise<ActivityPattern> {
+      const since = new Date(deps.clock.now().getTime() - (input.days ?? 30) * 24 * HOUR);
+      const rows = await messagesSince(deps.store, input.guildId, since);
+      const byHour = new Array<number>(24).fill(0);
+      const byWeekday = new Array<number>(7).fill(0);
+      for (const m of rows) {
+        byHour[m.createdAt.getUTCHours()] = (byHour[m.createdAt.getUTCHours()] ?? 0) + 1;
+        byWeekday[m.createdAt.getUTCDay()] = (byWeekday[m.createdAt.getUTCDay()] ?? 0) + 1;
+      }
+      const peakHours = byHour
+        .map((n, h) => [h, n] as const)
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, 3)
+        .map(([h]) => h);
+      const maxDay = Math.max(...byWeekday);
+      return {
+        messages: rows.length,
+        byHour,
+        byWeekday,
+        peakHours,
+        peakWeekday: maxDay > 0 ? byWeekday.indexOf(maxDay) : null,
+      };
+    },
+
+    /** A member's stances from the graph: what they like or dislike, strongest first. */
+    async preferences(input: { guildId: string; userId: string; limit?: number }): Promise<Preference[]> {
+      const now = deps.clock.now();
+      const rels = await deps.store.graph.relationsOf(
+        input.guildId,
+        [{ type: 'user', id: input.userId }],
+        200,
+      );
+      return rels
+        .filter((r) => r.srcType === 'user' && r.srcId === input.userId)
+        .map((r) => ({
+          target: r.dstId,
+          targetType: r.dstType,
+          verb: r.verb,
+          polarity: r.polarity,
+          weight: effectiveRelationWeight(r.weight, r.updatedAt, now),
+          evidenceFactIds: r.evidenceFactIds,
+        }))
+        .sort((a, b) => b.weight - a.weight)
+        .slice(0, input.limit ?? 20);
+    },
+  };
+}
+
+export type InsightsApi = ReturnType<typeof createInsightsApi>;
