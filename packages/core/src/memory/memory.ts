@@ -304,9 +304,13 @@ export class Memory {
     await started.engine.idle();
     if (options.drain ?? true) {
       const force = !started.rt.store.capabilities.durable;
-      while (Date.now() < deadline) {
-        const n = await started.engine.runPending({ limit: 64, ...(force ? { force } : {}) });
-        if (n === 0) break;
+      try {
+        while (Date.now() < deadline) {
+          const n = await started.engine.runPending({ limit: 64, ...(force ? { force } : {}) });
+          if (n === 0) break;
+        }
+      } catch (error) {
+        started.rt.logger?.({ level: 'warn', event: 'memory.drain_failed', error });
       }
     }
     await started.rt.embedder.close().catch(() => undefined);
