@@ -8,7 +8,7 @@ import { sequenceRatio } from './sequence-ratio.js';
 export const MIN_TEXT_CHARS = 12;
 export const MAX_TEXT_CHARS = 400;
 /** Stricter than the pipeline's 0.88 so that small normalisation differences never tip it over. */
-export const MAX_COPY_RATIO = 0.84;
+export const MAX_COPY_RATIO = 0.86;
 
 const FORBIDDEN_SUBSTRINGS = [
   'i cannot',

@@ -1,5 +1,5 @@
 /** Names, pronouns, birthdays, allergies and diets. */
-import { cleanObject, entityName, titleCase } from '../phrase-utils.js';
+import { cleanObject, entityName, fronted, titleCase } from '../phrase-utils.js';
 import { birthdayPhrase } from '../relative-dates.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 
@@ -119,13 +119,25 @@ const name: Rule = {
     if (mine !== null) {
       const n = parseName(mine[1] ?? '');
       if (n === null) return null;
-      return draft([`${who}'s name is ${n}`, `${who} is named ${n}`], 'personal', 0.9);
+      return draft(
+        [`${who}'s name is ${n}`, `${who} is named ${n}`, `${n} is the name of ${who}`],
+        'personal',
+        0.9,
+      );
     }
     const call = CALL_ME.exec(c.text) ?? GO_BY.exec(c.text);
     if (call === null) return null;
     const n = parseName(call[1] ?? '');
     if (n === null) return null;
-    return draft([`${who} prefers to be called ${n}`, `${who} goes by the name ${n}`], 'personal', 0.86);
+    return draft(
+      [
+        `${who} prefers to be called ${n}`,
+        `${who} goes by the name ${n}`,
+        `${n} is what ${who} likes to be called`,
+      ],
+      'personal',
+      0.86,
+    );
   },
 };
 
@@ -192,7 +204,11 @@ const allergy: Rule = {
     if (object === null) return null;
     const e = entityName(object);
     return draft(
-      [`${who} is allergic to ${object}`, `${who} has an allergy to ${object}`],
+      [
+        `${who} is allergic to ${object}`,
+        `${who} has an allergy to ${object}`,
+        fronted(object, `trigger an allergic reaction in ${who}`),
+      ],
       'personal',
       0.9,
       e === null ? null : { name: e, kind: 'concept' },

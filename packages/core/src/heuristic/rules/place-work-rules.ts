@@ -1,5 +1,5 @@
 /** Where someone lives or comes from, where they work and what they do, where they study. */
-import { cleanObject, entityName, isGeneric, titleCase } from '../phrase-utils.js';
+import { cleanObject, entityName, fronted, isGeneric, titleCase } from '../phrase-utils.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 import { PROFESSIONS, SCHOOL_WORD } from '../word-lists.js';
 
@@ -50,7 +50,7 @@ const residence: Rule = {
       const p = place(live[1] ?? '');
       if (p === null) return null;
       return draft(
-        [`${name} lives in ${p}`, `${name} is based in ${p}`],
+        [`${name} lives in ${p}`, `${name} is based in ${p}`, fronted(p, `is where ${name} lives`)],
         'personal',
         0.88,
         placeEntity(p),
@@ -62,7 +62,12 @@ const residence: Rule = {
       const p = place(moved[1] ?? '');
       if (p === null) return null;
       return draft(
-        [`${name} moved to ${p}`, `${name} relocated to ${p}`],
+        [
+          `${name} moved to ${p}`,
+          `${name} has moved to ${p}`,
+          `${name} relocated to ${p}`,
+          fronted(p, `is where ${name} moved`),
+        ],
         'personal',
         0.88,
         placeEntity(p),
@@ -74,7 +79,7 @@ const residence: Rule = {
       const p = place(from[1] ?? '');
       if (p === null) return null;
       return draft(
-        [`${name} is from ${p}`, `${name} comes from ${p}`],
+        [`${name} is from ${p}`, `${name} comes from ${p}`, fronted(p, `is where ${name} comes from`)],
         'personal',
         0.86,
         placeEntity(p),
@@ -138,10 +143,22 @@ function jobDraft(name: string, title: string | null, prep: string, orgRaw: stri
   const verbPrep = prep.toLowerCase() === 'for' ? 'for' : 'at';
   const texts =
     title === null
-      ? [`${name} works ${verbPrep} ${o}`, `${name} is employed ${verbPrep === 'for' ? 'by' : 'at'} ${o}`]
+      ? [
+          `${name} works ${verbPrep} ${o}`,
+          `${name} is employed ${verbPrep === 'for' ? 'by' : 'at'} ${o}`,
+          fronted(o ?? '', `is where ${name} works`),
+        ]
       : o === null
-        ? [`${name} works as ${article(title)}`, `${name} has a job as ${article(title)}`]
-        : [`${name} works ${verbPrep} ${o} as ${article(title)}`, `${name} is ${article(title)} at ${o}`];
+        ? [
+            `${name} works as ${article(title)}`,
+            `${name} has a job as ${article(title)}`,
+            `By profession ${name} is ${article(title)}`,
+          ]
+        : [
+            `${name} works ${verbPrep} ${o} as ${article(title)}`,
+            `${name} is ${article(title)} at ${o}`,
+            fronted(o ?? '', `employs ${name} as ${article(title)}`),
+          ];
   return draft(
     texts,
     'professional',
@@ -170,7 +187,11 @@ const job: Rule = {
       const o = org(started[1] ?? '');
       if (o === null) return null;
       return draft(
-        [`${name} started working at ${o}`, `${name} has a new job at ${o}`],
+        [
+          `${name} started working at ${o}`,
+          `${name} has a new job at ${o}`,
+          fronted(o, `is where ${name} started working`),
+        ],
         'professional',
         0.84,
         orgEntity(o),
@@ -183,7 +204,7 @@ const job: Rule = {
       const o = promoted[2] === undefined ? null : org(promoted[2]);
       const tail = `${title === null ? '' : ` to ${title}`}${o === null ? '' : ` at ${o}`}`;
       return draft(
-        [`${name} was promoted${tail}`],
+        [`${name} was promoted${tail}`, `${name} earned a promotion${tail}`],
         'professional',
         0.84,
         o === null ? null : orgEntity(o),
@@ -216,7 +237,9 @@ const GRADUATED = new RegExp(`^i ${NOW}graduated (?:from )?(.+)$`, 'i');
 function school(raw: string): string | null {
   const o = cleanObject(raw, { maxWords: 6, indefiniteThis: true });
   if (o === null) return null;
-  return isGeneric(o) ? o : titleCase(o).replace(/\bUni\b/, 'university');
+  if (isGeneric(o)) return o;
+  if (/^[a-z]{2,4}$/.test(o) && !/^(?:uni|home|work)$/.test(o)) return o.toUpperCase();
+  return titleCase(o).replace(/\bUni\b/, 'university');
 }
 
 const study: Rule = {
@@ -227,7 +250,7 @@ const study: Rule = {
       const s = school(at[1] ?? '');
       if (s === null) return null;
       return draft(
-        [`${name} studies at ${s}`, `${name} is a student at ${s}`],
+        [`${name} studies at ${s}`, `${name} is a student at ${s}`, fronted(s, `is where ${name} studies`)],
         'professional',
         0.85,
         orgEntity(s),
@@ -242,8 +265,16 @@ const study: Rule = {
       if (subject === null || (st[2] !== undefined && s === null)) return null;
       const texts =
         s === null
-          ? [`${name} studies ${subject}`, `${name} is a student of ${subject}`]
-          : [`${name} studies ${subject} at ${s}`, `${name} is studying ${subject} at ${s}`];
+          ? [
+              `${name} studies ${subject}`,
+              `${name} is a student of ${subject}`,
+              fronted(subject, `is what ${name} studies`),
+            ]
+          : [
+              `${name} studies ${subject} at ${s}`,
+              `${name} is studying ${subject} at ${s}`,
+              fronted(s, `is where ${name} studies ${subject}`),
+            ];
       return draft(
         texts,
         'professional',
@@ -261,7 +292,7 @@ const study: Rule = {
       const s = school(attend[1] ?? '');
       if (s === null) return null;
       return draft(
-        [`${name} attends ${s}`, `${name} is a student at ${s}`],
+        [`${name} attends ${s}`, `${name} is a student at ${s}`, fronted(s, `is where ${name} studies`)],
         'professional',
         0.84,
         orgEntity(s),
@@ -272,7 +303,13 @@ const study: Rule = {
     if (grad !== null) {
       const s = school(grad[1] ?? '');
       if (s === null || /^(?:today|yesterday|last|this)\b/i.test(s)) return null;
-      return draft([`${name} graduated from ${s}`], 'professional', 0.84, orgEntity(s), null);
+      return draft(
+        [`${name} graduated from ${s}`, `${name} is a graduate of ${s}`],
+        'professional',
+        0.84,
+        orgEntity(s),
+        null,
+      );
     }
     return null;
   },

@@ -1,6 +1,6 @@
 /** Likes, loves, dislikes, preferences and favourites. */
 import type { ProposedEntity } from '../../extraction/extraction-contract.js';
-import { cleanObject, entityName, guessKind, isGeneric } from '../phrase-utils.js';
+import { capitalize, cleanObject, entityName, fronted, guessKind, isGeneric } from '../phrase-utils.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 
 const ADVERB =
@@ -90,6 +90,7 @@ const preference: Rule = {
     const texts = [`${name} ${verb.says} ${object}`];
     if (verb.positive) texts.push(`${name} is fond of ${object}`, `${name} has a liking for ${object}`);
     else texts.push(`${name} has a dislike of ${object}`);
+    texts.push(fronted(object, `is something ${name} ${verb.says}`));
     return draft(texts, category, confidence, entity, verb.verb);
   },
 };
@@ -141,7 +142,7 @@ const favorite: Rule = {
     const value = cleanObject(valueRaw, { maxWords: 6 });
     if (kind === null || value === null || /^(?:thing|part|one|person)$/i.test(kind)) return null;
     const texts = [
-      `${value} is ${name}'s favorite ${kind}`,
+      `${capitalize(value)} is ${name}'s favorite ${kind}`,
       `${name}'s favorite ${kind} is ${value}`,
       `${name} names ${value} as their favorite ${kind}`,
     ];
@@ -161,7 +162,11 @@ const onEverything: Rule = {
     if (object === null) return null;
     const entity = entityFor(object);
     return draft(
-      [`${name} loves ${object} and puts it on nearly all food`, `${name} loves ${object}`],
+      [
+        `${name} loves ${object} and puts it on nearly all food`,
+        `${name} loves ${object}`,
+        fronted(object, `goes on almost everything ${name} eats`),
+      ],
       'preferences',
       0.84,
       entity === null ? null : { name: entity.name, kind: 'product' },

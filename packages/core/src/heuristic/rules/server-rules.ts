@@ -62,7 +62,7 @@ export function matchServerFact(sentence: string, batchDate: string): Draft | nu
     return draft(
       [
         `The server's ${what} ${shownVerb} ${when}`,
-        `${capitalize(what)} for the server community ${shownVerb} ${when}`,
+        `The server community has ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} that ${shownVerb} ${when}`,
       ],
       'events',
       0.8,
