@@ -175,5 +175,28 @@ const onEverything: Rule = {
   },
 };
 
+const NO_GOING_BACK =
+  /^i (?:(?:just|really|honestly|simply) )*(?:cannot|can never|will never) go back to (.+?) (?:after|since) (?:using|trying|getting|switching to|having) (?:my |a |the |an )?(?:(?:new|shiny|first) )?(.+)$/i;
+
+const noGoingBack: Rule = {
+  id: 'no-going-back',
+  match(clause: Clause, { name }): Draft | null {
+    const m = NO_GOING_BACK.exec(clause.text);
+    if (m === null) return null;
+    const old = cleanObject(m[1] ?? '', { maxWords: 4 });
+    const rawNew = (m[2] ?? '').replace(/\s+ones?$/i, (one) => ` ${(old ?? '').split(' ').pop() ?? one}`);
+    const chosen = cleanObject(rawNew, { maxWords: 4 });
+    if (old === null || chosen === null) return null;
+    const entity = entityFor(chosen);
+    return draft(
+      [`${name} prefers ${chosen} over ${old}`, `${name} would pick ${chosen} over ${old}`],
+      'preferences',
+      0.82,
+      entity,
+      'prefers',
+    );
+  },
+};
+
 /** Order matters: "my favorite" and "I prefer" before the generic verb rule. */
-export const PREFERENCE_RULES: readonly Rule[] = [favorite, prefer, onEverything, preference];
+export const PREFERENCE_RULES: readonly Rule[] = [favorite, prefer, onEverything, noGoingBack, preference];
