@@ -183,3 +183,28 @@ export function gerund(verb: string): string {
 export function fronted(object: string, rest: string): string {
   return `${capitalize(object)} ${rest}`;
 }
+
+const LIST = /^([^,;.!?]+(?:,\s*[^,;.!?]+)+,?\s+(?:and|or|&)\s+[^,;.!?]+)/i;
+
+/** "cooking, reading and hiking" → three cleaned items; null unless it is a comma list. */
+export function cleanList(raw: string): string[] | null {
+  const m = LIST.exec(raw);
+  if (m === null) return null;
+  const items = (m[1] ?? '')
+    .split(/\s*,\s*(?:and\s+|or\s+|&\s+)?|\s+(?:and|or|&)\s+/)
+    .filter((i) => i.length > 0);
+  if (items.length < 2 || items.length > 6) return null;
+  const cleaned: string[] = [];
+  for (const item of items) {
+    const c = cleanObject(item, { maxWords: 4 });
+    if (c === null) return null;
+    cleaned.push(c);
+  }
+  return cleaned;
+}
+
+/** "a, b and c". */
+export function joinList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

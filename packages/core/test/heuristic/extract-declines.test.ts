@@ -45,6 +45,11 @@ const DECLINED: readonly (readonly [string, string])[] = [
   ['go to the gym', 'i go to the gym'],
   ['not a profession', 'i am a mess'],
   ['work today', 'i work today'],
+  ['prefer not to say', 'i prefer not to say'],
+  ['joke place', "i'm from the future"],
+  ['possessive place', 'i live in my car lol'],
+  ['vague reading', 'i love how this game handles physics'],
+  ['believer', 'i am a big believer in unit tests'],
 ];
 
 describe('heuristic extraction: declines', () => {

@@ -14,6 +14,14 @@ const CASES: readonly (readonly [string, readonly Expected[]])[] = [
   ['i hate cilantro', [{ has: ['Alice', 'hates cilantro'], verb: 'hates', category: 'preferences' }]],
   ["i can't stand country music", [{ has: ['Alice', 'dislikes', 'country music'], verb: 'hates' }]],
   ['i dont really like horror movies', [{ has: ['Alice', 'dislikes', 'horror movies'], verb: 'dislikes' }]],
+  ['i prefer to stay home on weekends', [{ has: ['Alice', 'stay home'], category: 'preferences' }]],
+  [
+    'I love cooking, reading and hiking',
+    [{ has: ['Alice', 'cooking, reading and hiking'], entity: 'hiking', category: 'interests' }],
+  ],
+  ['i was born in 1995', [{ has: ['Alice', '1995'], category: 'personal' }]],
+  ['i was born in ohio', [{ has: ['Alice', 'born', 'Ohio'], entity: 'Ohio' }]],
+  ['i live in a small town', [{ has: ['Alice', 'a small town'] }]],
   ['i prefer tea over coffee', [{ has: ['Alice', 'tea', 'over coffee'], verb: 'prefers', entity: 'coffee' }]],
   ['I think I like jazz', [{ has: ['Alice likes jazz'], maxConfidence: 0.7 }]],
   ["I'm a huge fan of the Lakers", [{ has: ['Alice', 'fan of the Lakers'], verb: 'fan_of' }]],
@@ -111,6 +119,19 @@ describe('heuristic extraction: self-statements', () => {
       expect(op.sourceMessageIndexes).toEqual([1]);
       expect(op.text).not.toMatch(/\b(?:i|my|me)\b/i);
     }
+  });
+
+  it('relates to a roster member by token, not as an entity', () => {
+    const ops = run(batch(['i love Bob']));
+    expect(ops[0]?.relations).toEqual([
+      { verb: 'loves', fromToken: 'p0', toToken: 'p1', fromEntity: null, toEntity: null },
+    ]);
+    expect(ops[0]?.entities).toEqual([]);
+  });
+
+  it('relates to every item of a list', () => {
+    const ops = run(batch(['i love cooking, reading and hiking']));
+    expect(ops[0]?.relations.map((r) => r.toEntity)).toEqual(['cooking', 'reading', 'hiking']);
   });
 
   it('writes the display name, never the token', () => {

@@ -177,14 +177,24 @@ const birthday: Rule = {
     if (born === null) return null;
     const when = born[2] ?? '';
     if (/^(?:19|20)\d\d$/.test(when.trim()))
-      return draft([`${who} was born in ${when.trim()}`], 'personal', 0.86);
+      return draft(
+        [`${who} was born in ${when.trim()}`, `${who}'s birth year is ${when.trim()}`],
+        'personal',
+        0.86,
+      );
     const phrase = birthdayPhrase(when, batchDate);
     if (phrase !== null)
       return draft([`${who} was born ${phrase}`, `${who}'s birthday is ${phrase}`], 'personal', 0.86);
     const p = cleanObject(when, { maxWords: 4 });
     if (p === null || born[1]?.toLowerCase() !== 'in') return null;
     const where = titleCase(p);
-    return draft([`${who} was born in ${where}`], 'personal', 0.86, { name: where, kind: 'place' }, 'from');
+    return draft(
+      [`${who} was born in ${where}`, `${where} is where ${who} was born`],
+      'personal',
+      0.86,
+      { name: where, kind: 'place' },
+      'from',
+    );
   },
 };
 

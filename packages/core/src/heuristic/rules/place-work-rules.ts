@@ -7,12 +7,14 @@ const NOW = '(?:(?:currently|now|still|actually|also|just|recently|finally|offic
 const PLACE_TAIL =
   /\s+(?:now|these days|at the moment|for (?:now|a while|\d+|a|an|over|about|almost|like|the past|the last) .*|since .*|with .*|near .*|and .*|right now|atm|rn|lol|haha\w*)$/i;
 const NOT_A_PLACE =
-  /^(?:here|there|a house|an apartment|a flat|a dorm|my car|a van|the same|the area|the middle of nowhere|hell|pain)$/i;
+  /^(?:here|there|a house|an apartment|a flat|a dorm|a van|the same|the area|the middle of nowhere|hell|pain|the future|the past|space|the moon|mars|another planet|another dimension|everywhere|nowhere|all over|around|the internet|the moment|denial|fear|the shadows|a simulation)$/i;
 
 function place(raw: string): string | null {
   const object = cleanObject(raw.replace(PLACE_TAIL, ''), { maxWords: 5 });
-  if (object === null || NOT_A_PLACE.test(object) || /^(?:to|with|by)\b/i.test(object)) return null;
-  return titleCase(object.replace(/^the /i, 'the '));
+  if (object === null || NOT_A_PLACE.test(object) || /^(?:to|with|by|their|his|her)\b/i.test(object))
+    return null;
+  if (isGeneric(object)) return object;
+  return titleCase(object);
 }
 
 function placeEntity(p: string) {

@@ -1,6 +1,15 @@
 /** Likes, loves, dislikes, preferences and favourites. */
 import type { ProposedEntity } from '../../extraction/extraction-contract.js';
-import { capitalize, cleanObject, entityName, fronted, guessKind, isGeneric } from '../phrase-utils.js';
+import {
+  capitalize,
+  cleanList,
+  cleanObject,
+  entityName,
+  fronted,
+  guessKind,
+  isGeneric,
+  joinList,
+} from '../phrase-utils.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 
 const ADVERB =
@@ -80,17 +89,20 @@ const preference: Rule = {
     const m = PREFERENCE.exec(clause.text);
     if (m === null) return null;
     const verb = verbFor(m[1] ?? '');
-    const object = cleanObject(m[2] ?? '');
+    const list = cleanList(m[2] ?? '');
+    const object = list === null ? cleanObject(m[2] ?? '') : joinList(list);
     if (verb === null || object === null) return null;
     const hedged = HEDGE_WORD.test(clause.text.slice(0, m.index + (m[0].length - (m[2]?.length ?? 0))));
     const confidence = verb.confidence - (hedged ? 0.12 : 0);
-    const entity = entityFor(object);
+    const entities = (list ?? [object]).map(entityFor).filter((e): e is ProposedEntity => e !== null);
+    const entity = entities[0] ?? null;
     const activity = entity !== null && entity.kind === 'activity';
     const category = verb.positive && activity ? 'interests' : 'preferences';
     const texts = [`${name} ${verb.says} ${object}`];
     if (verb.positive) texts.push(`${name} is fond of ${object}`, `${name} has a liking for ${object}`);
     else texts.push(`${name} has a dislike of ${object}`);
     texts.push(fronted(object, `is something ${name} ${verb.says}`));
+    if (list !== null) return { texts, category, confidence, entities, verb: verb.verb, relateAll: true };
     return draft(texts, category, confidence, entity, verb.verb);
   },
 };
@@ -101,7 +113,17 @@ const prefer: Rule = {
     const m = PREFER.exec(clause.text);
     if (m === null) return null;
     const body = m[1] ?? '';
-    const parts = /^to\s/i.test(body) ? [body] : body.split(COMPARATOR);
+    if (/^(?:not|that|when|if|how|it|this)\b/i.test(body)) return null;
+    if (/^to\s/i.test(body)) {
+      const action = cleanObject(body.slice(3));
+      if (action === null) return null;
+      return draft(
+        [`${name} prefers to ${action}`, `${name} would rather ${action}`, `${name} likes to ${action}`],
+        'preferences',
+        0.8,
+      );
+    }
+    const parts = body.split(COMPARATOR);
     const first = cleanObject(parts[0] ?? '');
     if (first === null) return null;
     const second = parts.length > 1 ? cleanObject(parts.slice(1).join(' ')) : null;
