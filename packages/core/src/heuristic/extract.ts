@@ -42,6 +42,9 @@ export const MAX_OPERATIONS = 12;
 /** Claims about someone else are capped at this confidence. */
 export const THIRD_PARTY_MAX_CONFIDENCE = 0.7;
 const HEDGE_PENALTY = 0.15;
+/** Durable statements are short; longer runs (copypasta, logs) are skipped, which also bounds regex work. */
+const MAX_SENTENCE_CHARS = 600;
+const MAX_CLAUSE_CHARS = 240;
 
 /** Extract durable facts from a batch; never throws, returns no operations for noise. */
 export function extractHeuristically(input: ExtractionInput): ExtractionOutput {
@@ -78,6 +81,7 @@ function extractMessage(message: ExtractionMessage, input: ExtractionInput): Pro
   };
 
   for (const sentence of splitSentences(text)) {
+    if (sentence.text.length > MAX_SENTENCE_CHARS) continue;
     const stripped = stripFillers(sentence.text);
     if (isQuestion(withoutVocative(stripped.text, others), sentence.question)) continue;
     if (isMediaShare(sentence.text) || isHypothetical(sentence.text) || isSarcastic(sentence.text)) continue;
@@ -90,7 +94,7 @@ function extractMessage(message: ExtractionMessage, input: ExtractionInput): Pro
     let aboutAddressee = false;
     for (const rawClause of splitClauses(stripped.text)) {
       const clause = stripFillers(rawClause);
-      if (clause.text.length === 0) continue;
+      if (clause.text.length === 0 || clause.text.length > MAX_CLAUSE_CHARS) continue;
       const subject = resolveSubject(clause.text, ctx);
       if (subject === null) continue;
       const inner = stripFillers(subject.text);

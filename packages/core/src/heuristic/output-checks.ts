@@ -46,7 +46,9 @@ export function acceptableText(text: string, source: string): boolean {
   if (FORBIDDEN_PATTERNS.some((re) => re.test(text))) return false;
   const cited = squash(source);
   if (normalized === cited) return false;
-  return sequenceRatio(normalized, cited) < MAX_COPY_RATIO;
+  // Upper bound of the ratio from the lengths alone: a short fact cannot copy a long message.
+  const bound = (2 * Math.min(normalized.length, cited.length)) / (normalized.length + cited.length);
+  return bound < MAX_COPY_RATIO || sequenceRatio(normalized, cited) < MAX_COPY_RATIO;
 }
 
 /** The first acceptable phrasing, with a final period stripped, or null. */

@@ -13,7 +13,7 @@ import {
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 
 const ADVERB =
-  '(?:really|truly|absolutely|totally|genuinely|honestly|actually|seriously|literally|still|also|just|definitely|def|lowkey|low key|highkey|secretly|do|kinda|kind of|sort of|sorta|pretty much|especially|personally|always|have always|have grown to|grew to|fucking|freaking|so|super|deeply|mostly|now|simply|passionately|generally|usually|mainly|also really|really really)';
+  '(?:really|truly|absolutely|totally|genuinely|honestly|actually|seriously|literally|still|also|just|definitely|def|lowkey|low key|highkey|secretly|do|kinda|kind of|sort of|sorta|pretty much|especially|personally|always|have always|have grown to|grew to|fucking|freaking|so|super|deeply|mostly|now|simply|passionately|generally|usually|mainly)';
 
 interface PreferenceVerb {
   readonly re: string;
@@ -33,7 +33,7 @@ const VERBS: readonly PreferenceVerb[] = [
     positive: false,
   },
   {
-    re: 'do not (?:really |much |particularly )?(?:like|enjoy|care for)|never (?:really )?liked|am not (?:really |a |really a |much of a |the biggest )*(?:big )?fan of|am not (?:really )?into',
+    re: 'do not (?:really |much |particularly )?(?:like|enjoy|care for)|never (?:really )?liked|am not (?:(?:really|a|much of a|the biggest) )*(?:big )?fan of|am not (?:really )?into',
     says: 'dislikes',
     verb: 'dislikes',
     confidence: 0.75,
