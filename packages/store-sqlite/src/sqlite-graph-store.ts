@@ -1,0 +1,347 @@
+import {
+  type Entity,
+  type EntityUpsert,
+  type GraphStore,
+  type Link,
+  type LinksForNodesOptions,
+  MAX_EVIDENCE,
+  type NodeRef,
+  type Polarity,
+  type Relation,
+  type RelationUpsert,
+  relationBaseWeight,
+} from '@permafrost/core';
+import type { SqliteConnection } from './connection.js';
+import { idList } from './rows/codec.js';
+import {
+  type EntityRow,
+  entityFromRow,
+  type LinkRow,
+  linkFromRow,
+  type RelationRow,
+  relationFromRow,
+} from './rows/graph-rows.js';
+import { validitySql } from './sql/fact-filter.js';
+
+const byWeight = (a: RelationRow, b: RelationRow) =>
+  b.weight - a.weight || b.updated_at - a.updated_at || a.row_id - b.row_id;
+
+/** Incidence links, typed relations and entities. */
+export class SqliteGraphStore implements GraphStore {
+  readonly #c: SqliteConnection;
+
+  constructor(connection: SqliteConnection) {
+    this.#c = connection;
+  }
+
+  /** Adds links, leaving existing ones unchanged (caller provides the run context). */
+  addLinkRows(links: readonly Link[]): void {
+    const insert = this.#c.stmt(
+      `INSERT OR IGNORE INTO links (guild_id, fact_id, node_type, node_id, kind, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    for (const l of links)
+      insert.run(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+  }
+
+  async addLinks(links: readonly Link[]): Promise<void> {
+    await this.#c.write(() => this.addLinkRows(links));
+  }
+
+  linksForNodes(guildId: string, nodes: readonly NodeRef[], options: LinksForNodesOptions): Promise<Link[]> {
+    return this.#c.run(() => {
+      const validity = validitySql(options.validity, 'f');
+      const stmt = this.#c.stmt(
+        `SELECT l.* FROM links l JOIN facts f ON f.guild_id = l.guild_id AND f.id = l.fact_id
+           WHERE l.guild_id = ? AND l.node_type = ? AND l.node_id = ? AND ${validity.sql}
+           ORDER BY l.fact_id DESC, l.rowid ASC LIMIT ?`,
+      );
+      const limit = Math.max(0, Math.floor(options.limitPerNode));
+      const out: Link[] = [];
+      for (const n of nodes)
+        for (const r of stmt.all(guildId, n.type, n.id, ...validity.params, limit) as LinkRow[])
+          out.push(linkFromRow(r));
+      return out;
+    });
+  }
+
+  linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt(
+            'SELECT * FROM links WHERE guild_id = ? AND fact_id IN (SELECT value FROM json_each(?)) ORDER BY rowid',
+          )
+          .all(guildId, idList(factIds)) as LinkRow[]
+      ).map(linkFromRow),
+    );
+  }
+
+  upsertRelation(input: RelationUpsert): Promise<Relation> {
+    return this.#c.write(() => {
+      const existing = this.#c
+        .stmt(
+          `SELECT * FROM relations WHERE guild_id = ? AND src_type = ? AND src_id = ? AND dst_type = ?
+             AND dst_id = ? AND verb = ? AND valid_until IS NULL`,
+        )
+        .get(input.guildId, input.src.type, input.src.id, input.dst.type, input.dst.id, input.verb) as
+        | RelationRow
+        | undefined;
+      const at = input.at.getTime();
+      if (existing) {
+        const occurrences = existing.occurrences + 1;
+        const confidence = Math.max(existing.confidence, input.confidence);
+        const evidence = [
+          ...(JSON.parse(existing.evidence) as string[]).filter((id) => id !== input.evidenceFactId),
+          input.evidenceFactId,
+        ].slice(-MAX_EVIDENCE);
+        const weight = relationBaseWeight(occurrences, confidence);
+        this.#c
+          .stmt(
+            `UPDATE relations SET occurrences = ?, confidence = ?, evidence = ?, weight = ?, updated_at = ?
+               WHERE row_id = ?`,
+          )
+          .run(occurrences, confidence, JSON.stringify(evidence), weight, at, existing.row_id);
+        return relationFromRow({
+          ...existing,
+          occurrences,
+          confidence,
+          evidence: JSON.stringify(evidence),
+          weight,
+          updated_at: at,
+        });
+      }
+      const created: Relation = {
+        guildId: input.guildId,
+        srcType: input.src.type,
+        srcId: input.src.id,
+        dstType: input.dst.type,
+        dstId: input.dst.id,
+        verb: input.verb,
+        polarity: input.polarity,
+        weight: relationBaseWeight(1, input.confidence),
+        occurrences: 1,
+        confidence: input.confidence,
+        evidenceFactIds: [input.evidenceFactId],
+        validFrom: input.at,
+        validUntil: null,
+        updatedAt: input.at,
+      };
+      this.insertRelationRow(created);
+      return created;
+    });
+  }
+
+  /** Inserts a relation row as given (caller provides the run context). */
+  insertRelationRow(r: Relation): void {
+    this.#c
+      .stmt(
+        `INSERT INTO relations (guild_id, src_type, src_id, dst_type, dst_id, verb, polarity, weight,
+           occurrences, confidence, evidence, valid_from, valid_until, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        r.guildId,
+        r.srcType,
+        r.srcId,
+        r.dstType,
+        r.dstId,
+        r.verb,
+        r.polarity,
+        r.weight,
+        r.occurrences,
+        r.confidence,
+        JSON.stringify(r.evidenceFactIds),
+        r.validFrom.getTime(),
+        r.validUntil === null ? null : r.validUntil.getTime(),
+        r.updatedAt.getTime(),
+      );
+  }
+
+  relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
+    return this.#c.run(() => {
+      const stmt = this.#c.stmt(
+        `SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL
+           AND ((src_type = ? AND src_id = ?) OR (dst_type = ? AND dst_id = ?))
+           ORDER BY weight DESC, updated_at DESC, row_id ASC LIMIT ?`,
+      );
+      const seen = new Set<number>();
+      const out: Relation[] = [];
+      const limit = Math.max(0, Math.floor(limitPerNode));
+      for (const n of nodes) {
+        for (const r of stmt.all(guildId, n.type, n.id, n.type, n.id, limit) as RelationRow[]) {
+          if (seen.has(r.row_id)) continue;
+          seen.add(r.row_id);
+          out.push(relationFromRow(r));
+        }
+      }
+      return out;
+    });
+  }
+
+  relationsTo(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    options: { readonly polarity?: Polarity; readonly limit: number },
+  ): Promise<Relation[]> {
+    return this.#c.run(() => {
+      const polarity = options.polarity === undefined ? '' : ' AND polarity = ?';
+      const stmt = this.#c.stmt(
+        `SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL AND dst_type = ? AND dst_id = ?${polarity}
+           ORDER BY weight DESC, updated_at DESC, row_id ASC LIMIT ?`,
+      );
+      const limit = Math.max(0, Math.floor(options.limit));
+      const rows = new Map<number, RelationRow>();
+      for (const n of nodes) {
+        const params: (string | number)[] = [guildId, n.type, n.id];
+        if (options.polarity !== undefined) params.push(options.polarity);
+        for (const r of stmt.all(...params, limit) as RelationRow[]) rows.set(r.row_id, r);
+      }
+      return [...rows.values()].sort(byWeight).slice(0, limit).map(relationFromRow);
+    });
+  }
+
+  dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
+    return this.#c.write(() => {
+      const drop = new Set(factIds);
+      const rows = this.#c
+        .stmt(
+          `SELECT * FROM relations r WHERE guild_id = ? AND valid_until IS NULL AND EXISTS (
+             SELECT 1 FROM json_each(r.evidence) e WHERE e.value IN (SELECT value FROM json_each(?)))`,
+        )
+        .all(guildId, idList(factIds)) as RelationRow[];
+      const weaken = this.#c.stmt(
+        'UPDATE relations SET evidence = ?, weight = ?, updated_at = ? WHERE row_id = ?',
+      );
+      const end = this.#c.stmt(
+        "UPDATE relations SET evidence = '[]', valid_until = ?, updated_at = ? WHERE row_id = ?",
+      );
+      for (const r of rows) {
+        const evidence = (JSON.parse(r.evidence) as string[]).filter((id) => !drop.has(id));
+        if (evidence.length > 0)
+          weaken.run(
+            JSON.stringify(evidence),
+            Math.round(r.weight * 0.8 * 1e6) / 1e6,
+            at.getTime(),
+            r.row_id,
+          );
+        else end.run(at.getTime(), at.getTime(), r.row_id);
+      }
+      return rows.length;
+    });
+  }
+
+  /** Writes an entity as given, replacing any stored one, with its alias index (caller's context). */
+  putEntityRow(e: Entity): void {
+    this.#c
+      .stmt(
+        `INSERT INTO entities (guild_id, slug, name, kind, aliases, fact_count, linked_user_id, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (guild_id, slug) DO UPDATE SET name = excluded.name, kind = excluded.kind,
+             aliases = excluded.aliases, fact_count = excluded.fact_count, linked_user_id = excluded.linked_user_id,
+             created_at = excluded.created_at, updated_at = excluded.updated_at`,
+      )
+      .run(
+        e.guildId,
+        e.slug,
+        e.name,
+        e.kind,
+        JSON.stringify(e.aliases),
+        e.factCount,
+        e.linkedUserId,
+        e.createdAt.getTime(),
+        e.updatedAt.getTime(),
+      );
+    this.#c.stmt('DELETE FROM entity_aliases WHERE guild_id = ? AND slug = ?').run(e.guildId, e.slug);
+    const alias = this.#c.stmt(
+      'INSERT OR IGNORE INTO entity_aliases (guild_id, alias, slug, pos) VALUES (?, ?, ?, ?)',
+    );
+    for (const [i, a] of e.aliases.entries()) alias.run(e.guildId, a, e.slug, i);
+  }
+
+  upsertEntity(input: EntityUpsert): Promise<Entity> {
+    return this.#c.write(() => {
+      const row = this.#c
+        .stmt('SELECT * FROM entities WHERE guild_id = ? AND slug = ?')
+        .get(input.guildId, input.slug) as EntityRow | undefined;
+      const current = row ? entityFromRow(row) : null;
+      const aliases = [...new Set([...(current?.aliases ?? []), ...input.aliases])];
+      const next: Entity = current
+        ? { ...current, aliases, updatedAt: input.at }
+        : {
+            guildId: input.guildId,
+            slug: input.slug,
+            name: input.name,
+            kind: input.kind,
+            aliases,
+            factCount: 0,
+            linkedUserId: null,
+            createdAt: input.at,
+            updatedAt: input.at,
+          };
+      this.putEntityRow(next);
+      return next;
+    });
+  }
+
+  getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
+    return this.#c.run(() => {
+      const rows = this.#c
+        .stmt('SELECT * FROM entities WHERE guild_id = ? AND slug IN (SELECT value FROM json_each(?))')
+        .all(guildId, idList(slugs)) as EntityRow[];
+      const bySlug = new Map(rows.map((r) => [r.slug, r]));
+      const out: Entity[] = [];
+      for (const slug of slugs) {
+        const r = bySlug.get(slug);
+        if (r) out.push(entityFromRow(r));
+      }
+      return out;
+    });
+  }
+
+  findEntitiesByAlias(
+    guildId: string,
+    aliases: readonly string[],
+  ): Promise<{ alias: string; slug: string }[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt(
+            `SELECT ea.alias, ea.slug FROM entity_aliases ea
+               JOIN entities e ON e.guild_id = ea.guild_id AND e.slug = ea.slug
+               WHERE ea.guild_id = ? AND ea.alias IN (SELECT value FROM json_each(?)) ORDER BY e.rowid, ea.pos`,
+          )
+          .all(guildId, idList(aliases)) as { alias: string; slug: string }[]
+      ).map((r) => ({ alias: r.alias, slug: r.slug })),
+    );
+  }
+
+  async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
+    await this.#c.run(() =>
+      this.#c
+        .stmt('UPDATE entities SET fact_count = max(0, fact_count + ?) WHERE guild_id = ? AND slug = ?')
+        .run(delta, guildId, slug),
+    );
+  }
+
+  async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
+    await this.#c.run(() =>
+      this.#c
+        .stmt('UPDATE entities SET linked_user_id = ? WHERE guild_id = ? AND slug = ?')
+        .run(userId, guildId, slug),
+    );
+  }
+
+  entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt(
+            `SELECT * FROM entities WHERE guild_id = ? AND linked_user_id IN (SELECT value FROM json_each(?))
+               ORDER BY rowid`,
+          )
+          .all(guildId, idList(userIds)) as EntityRow[]
+      ).map(entityFromRow),
+    );
+  }
+}
