@@ -1,5 +1,6 @@
-import type { Digest, Entity, GuildSnapshot, ImportCounts, Relation } from '@permafrost/core';
+import type { Digest, GuildSnapshot, ImportCounts, Relation } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
+import type { EntityTable } from './entity-table.js';
 import { isUniqueViolation } from './errors.js';
 import { type FactRow, factFromRow, type HistoryRow, historyFromRow } from './rows/fact-row.js';
 import {
@@ -24,11 +25,18 @@ export class GuildSnapshots {
   readonly #c: SqliteConnection;
   readonly #facts: SqliteFactStore;
   readonly #graph: SqliteGraphStore;
+  readonly #entities: EntityTable;
 
-  constructor(connection: SqliteConnection, facts: SqliteFactStore, graph: SqliteGraphStore) {
+  constructor(
+    connection: SqliteConnection,
+    facts: SqliteFactStore,
+    graph: SqliteGraphStore,
+    entities: EntityTable,
+  ) {
     this.#c = connection;
     this.#facts = facts;
     this.#graph = graph;
+    this.#entities = entities;
   }
 
   export(guildId: string): GuildSnapshot {
@@ -77,7 +85,7 @@ export class GuildSnapshots {
     for (const l of snapshot.links)
       link.run(g, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
     for (const r of snapshot.relations) this.#putRelation({ ...r, guildId: g });
-    for (const e of snapshot.entities) this.#graph.putEntityRow({ ...e, guildId: g } as Entity);
+    for (const e of snapshot.entities) this.#entities.put({ ...e, guildId: g });
     const alias = c.stmt(
       `INSERT INTO aliases (guild_id, alias, user_id, source, weight, updated_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (guild_id, alias, user_id) DO UPDATE SET source = excluded.source, weight = excluded.weight,

@@ -12,15 +12,9 @@ import {
   relationBaseWeight,
 } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
+import type { EntityTable } from './entity-table.js';
 import { idList } from './rows/codec.js';
-import {
-  type EntityRow,
-  entityFromRow,
-  type LinkRow,
-  linkFromRow,
-  type RelationRow,
-  relationFromRow,
-} from './rows/graph-rows.js';
+import { type LinkRow, linkFromRow, type RelationRow, relationFromRow } from './rows/graph-rows.js';
 import { validitySql } from './sql/fact-filter.js';
 
 const byWeight = (a: RelationRow, b: RelationRow) =>
@@ -29,9 +23,11 @@ const byWeight = (a: RelationRow, b: RelationRow) =>
 /** Incidence links, typed relations and entities. */
 export class SqliteGraphStore implements GraphStore {
   readonly #c: SqliteConnection;
+  readonly #entities: EntityTable;
 
-  constructor(connection: SqliteConnection) {
+  constructor(connection: SqliteConnection, entities: EntityTable) {
     this.#c = connection;
+    this.#entities = entities;
   }
 
   /** Adds links, leaving existing ones unchanged (caller provides the run context). */
@@ -231,40 +227,9 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
-  /** Writes an entity as given, replacing any stored one, with its alias index (caller's context). */
-  putEntityRow(e: Entity): void {
-    this.#c
-      .stmt(
-        `INSERT INTO entities (guild_id, slug, name, kind, aliases, fact_count, linked_user_id, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (guild_id, slug) DO UPDATE SET name = excluded.name, kind = excluded.kind,
-             aliases = excluded.aliases, fact_count = excluded.fact_count, linked_user_id = excluded.linked_user_id,
-             created_at = excluded.created_at, updated_at = excluded.updated_at`,
-      )
-      .run(
-        e.guildId,
-        e.slug,
-        e.name,
-        e.kind,
-        JSON.stringify(e.aliases),
-        e.factCount,
-        e.linkedUserId,
-        e.createdAt.getTime(),
-        e.updatedAt.getTime(),
-      );
-    this.#c.stmt('DELETE FROM entity_aliases WHERE guild_id = ? AND slug = ?').run(e.guildId, e.slug);
-    const alias = this.#c.stmt(
-      'INSERT OR IGNORE INTO entity_aliases (guild_id, alias, slug, pos) VALUES (?, ?, ?, ?)',
-    );
-    for (const [i, a] of e.aliases.entries()) alias.run(e.guildId, a, e.slug, i);
-  }
-
   upsertEntity(input: EntityUpsert): Promise<Entity> {
     return this.#c.write(() => {
-      const row = this.#c
-        .stmt('SELECT * FROM entities WHERE guild_id = ? AND slug = ?')
-        .get(input.guildId, input.slug) as EntityRow | undefined;
-      const current = row ? entityFromRow(row) : null;
+      const current = this.#entities.get(input.guildId, input.slug);
       const aliases = [...new Set([...(current?.aliases ?? []), ...input.aliases])];
       const next: Entity = current
         ? { ...current, aliases, updatedAt: input.at }
@@ -279,69 +244,31 @@ export class SqliteGraphStore implements GraphStore {
             createdAt: input.at,
             updatedAt: input.at,
           };
-      this.putEntityRow(next);
+      this.#entities.put(next);
       return next;
     });
   }
 
   getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
-    return this.#c.run(() => {
-      const rows = this.#c
-        .stmt('SELECT * FROM entities WHERE guild_id = ? AND slug IN (SELECT value FROM json_each(?))')
-        .all(guildId, idList(slugs)) as EntityRow[];
-      const bySlug = new Map(rows.map((r) => [r.slug, r]));
-      const out: Entity[] = [];
-      for (const slug of slugs) {
-        const r = bySlug.get(slug);
-        if (r) out.push(entityFromRow(r));
-      }
-      return out;
-    });
+    return this.#c.run(() => this.#entities.bySlugs(guildId, slugs));
   }
 
   findEntitiesByAlias(
     guildId: string,
     aliases: readonly string[],
   ): Promise<{ alias: string; slug: string }[]> {
-    return this.#c.run(() =>
-      (
-        this.#c
-          .stmt(
-            `SELECT ea.alias, ea.slug FROM entity_aliases ea
-               JOIN entities e ON e.guild_id = ea.guild_id AND e.slug = ea.slug
-               WHERE ea.guild_id = ? AND ea.alias IN (SELECT value FROM json_each(?)) ORDER BY e.rowid, ea.pos`,
-          )
-          .all(guildId, idList(aliases)) as { alias: string; slug: string }[]
-      ).map((r) => ({ alias: r.alias, slug: r.slug })),
-    );
+    return this.#c.run(() => this.#entities.byAliases(guildId, aliases));
   }
 
   async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
-    await this.#c.run(() =>
-      this.#c
-        .stmt('UPDATE entities SET fact_count = max(0, fact_count + ?) WHERE guild_id = ? AND slug = ?')
-        .run(delta, guildId, slug),
-    );
+    await this.#c.run(() => this.#entities.bumpFacts(guildId, slug, delta));
   }
 
   async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
-    await this.#c.run(() =>
-      this.#c
-        .stmt('UPDATE entities SET linked_user_id = ? WHERE guild_id = ? AND slug = ?')
-        .run(userId, guildId, slug),
-    );
+    await this.#c.run(() => this.#entities.linkUser(guildId, slug, userId));
   }
 
   entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
-    return this.#c.run(() =>
-      (
-        this.#c
-          .stmt(
-            `SELECT * FROM entities WHERE guild_id = ? AND linked_user_id IN (SELECT value FROM json_each(?))
-               ORDER BY rowid`,
-          )
-          .all(guildId, idList(userIds)) as EntityRow[]
-      ).map(entityFromRow),
-    );
+    return this.#c.run(() => this.#entities.linkedTo(guildId, userIds));
   }
 }

@@ -1,5 +1,6 @@
 import type { Logger, MemoryStore, StoreCapabilities } from '@permafrost/core';
 import { SqliteConnection } from './connection.js';
+import { EntityTable } from './entity-table.js';
 import { GuildSnapshots } from './guild-snapshot.js';
 import { MessageTable } from './message-table.js';
 import { UserPurge } from './purge.js';
@@ -41,7 +42,8 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
   const vec = new VecTable(connection);
   const messages = new MessageTable(connection, vec);
   const facts = new SqliteFactStore(connection);
-  const graph = new SqliteGraphStore(connection);
+  const entities = new EntityTable(connection);
+  const graph = new SqliteGraphStore(connection, entities);
   return {
     name: 'sqlite',
     capabilities: SQLITE_CAPABILITIES,
@@ -50,7 +52,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     graph,
     governance: new SqliteGovernanceStore(
       connection,
-      new GuildSnapshots(connection, facts, graph),
+      new GuildSnapshots(connection, facts, graph, entities),
       new UserPurge(connection, messages, vec),
     ),
     queue: new SqliteIngestQueue(connection, messages),
