@@ -51,6 +51,8 @@ export class SqliteConnection {
       db.pragma('temp_store = MEMORY');
       db.pragma('cache_size = -32768');
       db.pragma('mmap_size = 268435456');
+      // Checkpoints fsync; every 4000 pages (~16 MB of WAL) instead of 1000 lifts small-write throughput.
+      db.pragma('wal_autocheckpoint = 4000');
       sqliteVec.load(db);
       const result = migrateDatabase(db);
       if (result.to !== result.from)
