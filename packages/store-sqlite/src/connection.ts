@@ -13,6 +13,9 @@ export interface ConnectionOptions {
   readonly logger?: Logger | undefined;
 }
 
+/** Atomic writes between `PRAGMA optimize` runs (cheap when statistics are still fresh). */
+const OPTIMIZE_EVERY_WRITES = 5000;
+
 /** State of one `transaction()` scope: work to run once its COMMIT has succeeded. */
 interface TxScope {
   readonly afterCommit: (() => void)[];
@@ -29,6 +32,8 @@ export class SqliteConnection {
   #db: Db | null = null;
   #closed = false;
   #inTx: ((fn: () => unknown) => unknown) | null = null;
+  #writes = 0;
+  #optimizeDue = false;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -57,6 +62,9 @@ export class SqliteConnection {
       const result = migrateDatabase(db);
       if (result.to !== result.from)
         this.log('info', 'sqlite.migrated', { from: result.from, to: result.to });
+      // Planner statistics: bounded ANALYZE of tables whose stats are missing or stale.
+      db.pragma('analysis_limit = 400');
+      db.pragma('optimize = 0x10002');
     } catch (error) {
       db.close();
       throw error;
@@ -102,7 +110,25 @@ export class SqliteConnection {
 
   /** Like run, atomically: BEGIN IMMEDIATE … COMMIT, or a savepoint inside an open transaction. */
   write<T>(fn: () => T): Promise<T> {
-    return this.run(() => this.atomic(fn));
+    return this.run(() => {
+      const result = this.atomic(fn);
+      this.#afterWrite();
+      return result;
+    });
+  }
+
+  /** Refreshes planner statistics now and then as tables grow (outside any transaction). */
+  #afterWrite(): void {
+    if (++this.#writes >= OPTIMIZE_EVERY_WRITES) this.#optimizeDue = true;
+    const db = this.#db;
+    if (!this.#optimizeDue || !db || db.inTransaction) return;
+    this.#writes = 0;
+    this.#optimizeDue = false;
+    try {
+      db.pragma('optimize');
+    } catch (error) {
+      this.#options.logger?.({ level: 'warn', event: 'sqlite.optimize_failed', error });
+    }
   }
 
   /** Runs fn atomically on the already-open connection (for use inside run/write). */

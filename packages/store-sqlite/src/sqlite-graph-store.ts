@@ -156,16 +156,16 @@ export class SqliteGraphStore implements GraphStore {
 
   relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
     return this.#c.run(() => {
+      const active = 'SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL';
       const stmt = this.#c.stmt(
-        `SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL
-           AND ((src_type = ? AND src_id = ?) OR (dst_type = ? AND dst_id = ?))
+        `SELECT * FROM (${active} AND src_type = ? AND src_id = ? UNION ${active} AND dst_type = ? AND dst_id = ?)
            ORDER BY weight DESC, updated_at DESC, row_id ASC LIMIT ?`,
       );
       const seen = new Set<number>();
       const out: Relation[] = [];
       const limit = Math.max(0, Math.floor(limitPerNode));
       for (const n of nodes) {
-        for (const r of stmt.all(guildId, n.type, n.id, n.type, n.id, limit) as RelationRow[]) {
+        for (const r of stmt.all(guildId, n.type, n.id, guildId, n.type, n.id, limit) as RelationRow[]) {
           if (seen.has(r.row_id)) continue;
           seen.add(r.row_id);
           out.push(relationFromRow(r));

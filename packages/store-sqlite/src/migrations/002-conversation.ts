@@ -37,8 +37,10 @@ export const conversationMigration: Migration = {
         processed_at INTEGER
       );
       CREATE UNIQUE INDEX messages_guild_id ON messages (guild_id, message_id);
-      CREATE INDEX messages_due
-        ON messages (status, guild_id, subject_key, next_attempt_at, created_at);
+      CREATE INDEX messages_queue
+        ON messages (status, guild_id, subject_key, created_at, message_id, next_attempt_at)
+        WHERE kind = 'chat' AND raw_stored = 1;
+      CREATE INDEX messages_status ON messages (status, created_at);
       CREATE INDEX messages_channel ON messages (guild_id, channel_id, created_at, message_id);
       CREATE INDEX messages_author ON messages (guild_id, author_id, created_at, message_id);
       CREATE INDEX messages_recent ON messages (guild_id, created_at, message_id);
