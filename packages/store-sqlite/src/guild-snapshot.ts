@@ -2,6 +2,8 @@ import type { Digest, GuildSnapshot, ImportCounts, Relation } from '@permafrost/
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
 import { isUniqueViolation } from './errors.js';
+import type { FactTable } from './fact-table.js';
+import type { RelationTable } from './relation-table.js';
 import { type FactRow, factFromRow, type HistoryRow, historyFromRow } from './rows/fact-row.js';
 import {
   type DigestRow,
@@ -14,8 +16,6 @@ import {
   relationFromRow,
 } from './rows/graph-rows.js';
 import { aliasFromRow } from './sqlite-alias-store.js';
-import type { SqliteFactStore } from './sqlite-fact-store.js';
-import type { SqliteGraphStore } from './sqlite-graph-store.js';
 
 /** Rows decoded just now: their arrays are fresh, so handing them out as mutable is safe. */
 type Fresh = GuildSnapshot;
@@ -23,19 +23,19 @@ type Fresh = GuildSnapshot;
 /** Whole-guild export and import (upsert by natural key). Synchronous: callers provide the context. */
 export class GuildSnapshots {
   readonly #c: SqliteConnection;
-  readonly #facts: SqliteFactStore;
-  readonly #graph: SqliteGraphStore;
+  readonly #facts: FactTable;
+  readonly #relations: RelationTable;
   readonly #entities: EntityTable;
 
   constructor(
     connection: SqliteConnection,
-    facts: SqliteFactStore,
-    graph: SqliteGraphStore,
+    facts: FactTable,
+    relations: RelationTable,
     entities: EntityTable,
   ) {
     this.#c = connection;
     this.#facts = facts;
-    this.#graph = graph;
+    this.#relations = relations;
     this.#entities = entities;
   }
 
@@ -70,13 +70,13 @@ export class GuildSnapshots {
   import(snapshot: GuildSnapshot): ImportCounts {
     const g = snapshot.guildId;
     const c = this.#c;
-    for (const f of snapshot.facts) this.#facts.upsertRow({ ...f, guildId: g });
+    for (const f of snapshot.facts) this.#facts.upsert({ ...f, guildId: g });
     const byFact = new Map<string, typeof snapshot.history>();
     for (const h of snapshot.history) byFact.set(h.factId, [...(byFact.get(h.factId) ?? []), h]);
     const clearHistory = c.stmt('DELETE FROM fact_history WHERE guild_id = ? AND fact_id = ?');
     for (const [factId, entries] of byFact) {
       clearHistory.run(g, factId);
-      this.#facts.appendHistoryRows(entries.map((h) => ({ ...h, guildId: g })));
+      this.#facts.appendHistory(entries.map((h) => ({ ...h, guildId: g })));
     }
     const link = c.stmt(
       `INSERT INTO links (guild_id, fact_id, node_type, node_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -120,48 +120,23 @@ export class GuildSnapshots {
 
   /** Relation upsert by natural key (src, dst, verb, validFrom); an active twin is overwritten. */
   #putRelation(r: Relation): void {
-    const existing = this.#c
-      .stmt(
-        `SELECT row_id FROM relations WHERE guild_id = ? AND src_type = ? AND src_id = ? AND dst_type = ?
-           AND dst_id = ? AND verb = ? AND valid_from = ?`,
-      )
-      .get(r.guildId, r.srcType, r.srcId, r.dstType, r.dstId, r.verb, r.validFrom.getTime()) as
-      | { row_id: number }
-      | undefined;
+    const existing = this.#relations.byNaturalKey(r);
     if (existing) {
-      this.#overwriteRelation(existing.row_id, r);
+      this.#relations.overwrite(existing.row_id, r);
       return;
     }
     try {
-      this.#c.atomic(() => this.#graph.insertRelationRow(r));
+      this.#c.atomic(() => this.#relations.insert(r));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const active = this.#c
-        .stmt(
-          `SELECT row_id FROM relations WHERE guild_id = ? AND src_type = ? AND src_id = ? AND dst_type = ?
-             AND dst_id = ? AND verb = ? AND valid_until IS NULL`,
-        )
-        .get(r.guildId, r.srcType, r.srcId, r.dstType, r.dstId, r.verb) as { row_id: number };
-      this.#overwriteRelation(active.row_id, r);
-    }
-  }
-
-  #overwriteRelation(rowId: number, r: Relation): void {
-    this.#c
-      .stmt(
-        `UPDATE relations SET polarity = ?, weight = ?, occurrences = ?, confidence = ?, evidence = ?,
-           valid_from = ?, valid_until = ?, updated_at = ? WHERE row_id = ?`,
-      )
-      .run(
-        r.polarity,
-        r.weight,
-        r.occurrences,
-        r.confidence,
-        JSON.stringify(r.evidenceFactIds),
-        r.validFrom.getTime(),
-        r.validUntil === null ? null : r.validUntil.getTime(),
-        r.updatedAt.getTime(),
-        rowId,
+      const twin = this.#relations.active(
+        r.guildId,
+        { type: r.srcType, id: r.srcId },
+        { type: r.dstType, id: r.dstId },
+        r.verb,
       );
+      if (!twin) throw error;
+      this.#relations.overwrite(twin.row_id, r);
+    }
   }
 }

@@ -32,21 +32,19 @@ export class SqliteAliasStore implements AliasStore {
     this.#c = connection;
   }
 
-  /** Upsert keeping the heavier (weight, source); caller provides the run context. */
-  upsertRow(alias: Alias): void {
-    this.#c
-      .stmt(
-        `INSERT INTO aliases (guild_id, alias, user_id, source, weight, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+  /** Upsert keeping the heavier (weight, source). */
+  async upsert(alias: Alias): Promise<void> {
+    await this.#c.run(() =>
+      this.#c
+        .stmt(
+          `INSERT INTO aliases (guild_id, alias, user_id, source, weight, updated_at) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (guild_id, alias, user_id) DO UPDATE SET
              source = CASE WHEN aliases.weight > excluded.weight THEN aliases.source ELSE excluded.source END,
              weight = max(aliases.weight, excluded.weight),
              updated_at = excluded.updated_at`,
-      )
-      .run(alias.guildId, alias.alias, alias.userId, alias.source, alias.weight, alias.updatedAt.getTime());
-  }
-
-  async upsert(alias: Alias): Promise<void> {
-    await this.#c.run(() => this.upsertRow(alias));
+        )
+        .run(alias.guildId, alias.alias, alias.userId, alias.source, alias.weight, alias.updatedAt.getTime()),
+    );
   }
 
   find(guildId: string, alias: string, limit: number): Promise<Alias[]> {

@@ -5,7 +5,6 @@ import {
   type FactHistoryEntry,
   type FactPatch,
   type FactStore,
-  indexTerms,
   type ListFactsOptions,
   MemoryError,
   type Page,
@@ -14,66 +13,26 @@ import {
 } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
 import { isUniqueViolation } from './errors.js';
+import type { FactTable } from './fact-table.js';
 import { idList } from './rows/codec.js';
-import {
-  FACT_COLUMNS,
-  type FactRow,
-  factFromRow,
-  factParams,
-  type HistoryRow,
-  historyFromRow,
-  historyParams,
-} from './rows/fact-row.js';
+import { type FactRow, factFromRow, type HistoryRow, historyFromRow } from './rows/fact-row.js';
 import { factFilterSql } from './sql/fact-filter.js';
-import { ftsDocument, ftsMatchExpression } from './sql/fts-query.js';
-
-const INSERT_FACT = `INSERT INTO facts (${FACT_COLUMNS.join(', ')}) VALUES (${FACT_COLUMNS.map((c) => `@${c}`).join(', ')})`;
-const UPDATE_FACT = `UPDATE facts SET ${FACT_COLUMNS.filter((c) => c !== 'guild_id' && c !== 'id')
-  .map((c) => `${c} = @${c}`)
-  .join(', ')} WHERE guild_id = @guild_id AND id = @id`;
+import { ftsMatchExpression } from './sql/fts-query.js';
 
 /** Fact rows, the contentless FTS5 keyword index beside them, and history. */
 export class SqliteFactStore implements FactStore {
   readonly #c: SqliteConnection;
+  readonly #t: FactTable;
 
-  constructor(connection: SqliteConnection) {
+  constructor(connection: SqliteConnection, table: FactTable) {
     this.#c = connection;
-  }
-
-  /** Inserts one fact row and its keyword row (caller provides atomicity). */
-  insertRow(fact: Fact): void {
-    const info = this.#c.stmt(INSERT_FACT).run(factParams(fact));
-    this.#index(Number(info.lastInsertRowid), fact.text);
-  }
-
-  /** Inserts or overwrites a fact by (guild, id), keeping its keyword row in sync (import). */
-  upsertRow(fact: Fact): void {
-    const existing = this.#c
-      .stmt('SELECT row_id, text FROM facts WHERE guild_id = ? AND id = ?')
-      .get(fact.guildId, fact.id) as { row_id: number; text: string } | undefined;
-    if (!existing) {
-      this.insertRow(fact);
-      return;
-    }
-    this.#c.stmt(UPDATE_FACT).run(factParams(fact));
-    if (existing.text !== fact.text) this.#reindex(existing.row_id, fact.text);
-  }
-
-  #index(rowId: number, text: string): void {
-    this.#c
-      .stmt('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)')
-      .run(rowId, ftsDocument(indexTerms(text)));
-  }
-
-  #reindex(rowId: number, text: string): void {
-    this.#c.stmt('DELETE FROM facts_fts WHERE rowid = ?').run(rowId);
-    this.#index(rowId, text);
+    this.#t = table;
   }
 
   async insert(facts: readonly Fact[]): Promise<void> {
     await this.#c.write(() => {
       try {
-        for (const f of facts) this.insertRow(f);
+        for (const f of facts) this.#t.insert(f);
       } catch (error) {
         if (isUniqueViolation(error))
           throw new MemoryError(ErrorCode.CONFLICT, 'a fact with this id already exists', { cause: error });
@@ -82,36 +41,30 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  /** Rows by id in request order (unknown ids dropped); synchronous, for use inside run/write. */
-  getRows(guildId: string, ids: readonly string[]): Fact[] {
-    if (ids.length === 0) return [];
-    const rows = this.#c
-      .stmt('SELECT * FROM facts WHERE guild_id = ? AND id IN (SELECT value FROM json_each(?))')
-      .all(guildId, idList(ids)) as FactRow[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const out: Fact[] = [];
-    for (const id of ids) {
-      const r = byId.get(id);
-      if (r) out.push(factFromRow(r));
-    }
-    return out;
-  }
-
   get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
-    return this.#c.run(() => this.getRows(guildId, ids));
+    return this.#c.run(() => {
+      if (ids.length === 0) return [];
+      const rows = this.#c
+        .stmt('SELECT * FROM facts WHERE guild_id = ? AND id IN (SELECT value FROM json_each(?))')
+        .all(guildId, idList(ids)) as FactRow[];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const out: Fact[] = [];
+      for (const id of ids) {
+        const r = byId.get(id);
+        if (r) out.push(factFromRow(r));
+      }
+      return out;
+    });
   }
 
   update(guildId: string, id: string, patch: FactPatch, options: UpdateFactOptions): Promise<Fact | null> {
     return this.#c.write(() => {
-      const row = this.#c.stmt('SELECT * FROM facts WHERE guild_id = ? AND id = ?').get(guildId, id) as
-        | FactRow
-        | undefined;
+      const row = this.#t.row(guildId, id);
       if (!row) return null;
       const current = factFromRow(row);
       if (options.expectedVersion !== undefined && current.version !== options.expectedVersion) return null;
       const next: Fact = { ...current, ...patch, version: current.version + 1, updatedAt: options.at };
-      this.#c.stmt(UPDATE_FACT).run(factParams(next));
-      if (next.text !== current.text) this.#reindex(row.row_id, next.text);
+      this.#t.overwrite(row, next);
       return next;
     });
   }
@@ -199,17 +152,8 @@ export class SqliteFactStore implements FactStore {
     );
   }
 
-  /** Appends history rows (caller provides atomicity). */
-  appendHistoryRows(entries: readonly FactHistoryEntry[]): void {
-    const insert = this.#c.stmt(
-      `INSERT INTO fact_history (guild_id, fact_id, at, kind, detail, previous_text, actor_id, version)
-         VALUES (@guild_id, @fact_id, @at, @kind, @detail, @previous_text, @actor_id, @version)`,
-    );
-    for (const e of entries) insert.run(historyParams(e));
-  }
-
   async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
-    await this.#c.write(() => this.appendHistoryRows(entries));
+    await this.#c.write(() => this.#t.appendHistory(entries));
   }
 
   history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {

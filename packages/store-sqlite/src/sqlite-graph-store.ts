@@ -13,6 +13,7 @@ import {
 } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
+import type { RelationTable } from './relation-table.js';
 import { idList } from './rows/codec.js';
 import { type LinkRow, linkFromRow, type RelationRow, relationFromRow } from './rows/graph-rows.js';
 import { validitySql } from './sql/fact-filter.js';
@@ -24,24 +25,23 @@ const byWeight = (a: RelationRow, b: RelationRow) =>
 export class SqliteGraphStore implements GraphStore {
   readonly #c: SqliteConnection;
   readonly #entities: EntityTable;
+  readonly #relations: RelationTable;
 
-  constructor(connection: SqliteConnection, entities: EntityTable) {
+  constructor(connection: SqliteConnection, entities: EntityTable, relations: RelationTable) {
     this.#c = connection;
     this.#entities = entities;
-  }
-
-  /** Adds links, leaving existing ones unchanged (caller provides the run context). */
-  addLinkRows(links: readonly Link[]): void {
-    const insert = this.#c.stmt(
-      `INSERT OR IGNORE INTO links (guild_id, fact_id, node_type, node_id, kind, created_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    for (const l of links)
-      insert.run(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+    this.#relations = relations;
   }
 
   async addLinks(links: readonly Link[]): Promise<void> {
-    await this.#c.write(() => this.addLinkRows(links));
+    await this.#c.write(() => {
+      const insert = this.#c.stmt(
+        `INSERT OR IGNORE INTO links (guild_id, fact_id, node_type, node_id, kind, created_at)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      for (const l of links)
+        insert.run(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+    });
   }
 
   linksForNodes(guildId: string, nodes: readonly NodeRef[], options: LinksForNodesOptions): Promise<Link[]> {
@@ -75,14 +75,7 @@ export class SqliteGraphStore implements GraphStore {
 
   upsertRelation(input: RelationUpsert): Promise<Relation> {
     return this.#c.write(() => {
-      const existing = this.#c
-        .stmt(
-          `SELECT * FROM relations WHERE guild_id = ? AND src_type = ? AND src_id = ? AND dst_type = ?
-             AND dst_id = ? AND verb = ? AND valid_until IS NULL`,
-        )
-        .get(input.guildId, input.src.type, input.src.id, input.dst.type, input.dst.id, input.verb) as
-        | RelationRow
-        | undefined;
+      const existing = this.#relations.active(input.guildId, input.src, input.dst, input.verb);
       const at = input.at.getTime();
       if (existing) {
         const occurrences = existing.occurrences + 1;
@@ -123,35 +116,9 @@ export class SqliteGraphStore implements GraphStore {
         validUntil: null,
         updatedAt: input.at,
       };
-      this.insertRelationRow(created);
+      this.#relations.insert(created);
       return created;
     });
-  }
-
-  /** Inserts a relation row as given (caller provides the run context). */
-  insertRelationRow(r: Relation): void {
-    this.#c
-      .stmt(
-        `INSERT INTO relations (guild_id, src_type, src_id, dst_type, dst_id, verb, polarity, weight,
-           occurrences, confidence, evidence, valid_from, valid_until, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        r.guildId,
-        r.srcType,
-        r.srcId,
-        r.dstType,
-        r.dstId,
-        r.verb,
-        r.polarity,
-        r.weight,
-        r.occurrences,
-        r.confidence,
-        JSON.stringify(r.evidenceFactIds),
-        r.validFrom.getTime(),
-        r.validUntil === null ? null : r.validUntil.getTime(),
-        r.updatedAt.getTime(),
-      );
   }
 
   relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {

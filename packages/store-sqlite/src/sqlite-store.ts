@@ -1,9 +1,11 @@
 import type { Logger, MemoryStore, StoreCapabilities } from '@permafrost/core';
 import { SqliteConnection } from './connection.js';
 import { EntityTable } from './entity-table.js';
+import { FactTable } from './fact-table.js';
 import { GuildSnapshots } from './guild-snapshot.js';
 import { MessageTable } from './message-table.js';
 import { UserPurge } from './purge.js';
+import { RelationTable } from './relation-table.js';
 import { SqliteAliasStore } from './sqlite-alias-store.js';
 import { SqliteConversationStore } from './sqlite-conversation-store.js';
 import { SqliteFactStore } from './sqlite-fact-store.js';
@@ -41,18 +43,18 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
   });
   const vec = new VecTable(connection);
   const messages = new MessageTable(connection, vec);
-  const facts = new SqliteFactStore(connection);
+  const factTable = new FactTable(connection);
   const entities = new EntityTable(connection);
-  const graph = new SqliteGraphStore(connection, entities);
+  const relations = new RelationTable(connection);
   return {
     name: 'sqlite',
     capabilities: SQLITE_CAPABILITIES,
-    facts,
+    facts: new SqliteFactStore(connection, factTable),
     aliases: new SqliteAliasStore(connection),
-    graph,
+    graph: new SqliteGraphStore(connection, entities, relations),
     governance: new SqliteGovernanceStore(
       connection,
-      new GuildSnapshots(connection, facts, graph, entities),
+      new GuildSnapshots(connection, factTable, relations, entities),
       new UserPurge(connection, messages, vec),
     ),
     queue: new SqliteIngestQueue(connection, messages),
