@@ -12,8 +12,9 @@ const searchable = (m: Pick<StoredMessage, 'rawStored' | 'kind'>) => m.rawStored
 
 /**
  * Writes to the one message table (queue + conversation history) that keep its keyword index and
- * message vectors in step. Synchronous: callers provide run/write. Keyword rows of deleted messages
- * are removed by the `messages_fts_delete` trigger.
+ * message vectors in step. Synchronous: callers provide run/write. New and edited messages are
+ * queued in `messages_fts_pending` and tokenised in bulk by `flushIndex`; keyword rows of deleted
+ * messages are removed by the `messages_fts_delete` trigger.
  */
 export class MessageTable {
   readonly #c: SqliteConnection;
@@ -40,13 +41,29 @@ export class MessageTable {
 
   insert(m: StoredMessage): void {
     const rowId = Number(this.#c.stmt(INSERT_MESSAGE).run(messageParams(m)).lastInsertRowid);
-    if (searchable(m)) this.#index(rowId, m.content);
+    if (searchable(m)) this.#c.stmt('INSERT INTO messages_fts_pending (row_id) VALUES (?)').run(rowId);
   }
 
-  #index(rowId: number, content: string): void {
-    this.#c
-      .stmt('INSERT INTO messages_fts (rowid, terms) VALUES (?, ?)')
-      .run(rowId, ftsDocument(indexTerms(content)));
+  /**
+   * Tokenises every message still waiting for the keyword index, in one FTS5 write (one segment)
+   * rather than one per enqueue. Must run inside a write transaction; returns rows indexed.
+   */
+  flushIndex(): number {
+    if (this.#c.stmt('SELECT 1 FROM messages_fts_pending LIMIT 1').get() === undefined) return 0;
+    const rows = this.#c
+      .stmt(
+        'SELECT m.row_id, m.content FROM messages_fts_pending p JOIN messages m ON m.row_id = p.row_id ORDER BY p.row_id',
+      )
+      .all() as { row_id: number; content: string }[];
+    const index = this.#c.stmt('INSERT INTO messages_fts (rowid, terms) VALUES (?, ?)');
+    for (const r of rows) index.run(r.row_id, ftsDocument(indexTerms(r.content)));
+    this.#c.stmt('DELETE FROM messages_fts_pending').run();
+    return rows.length;
+  }
+
+  /** True when some messages wait for the keyword index. */
+  indexBehind(): boolean {
+    return this.#c.stmt('SELECT 1 FROM messages_fts_pending LIMIT 1').get() !== undefined;
   }
 
   /** Records an edit: new content (raw rows only), truncation flag, edited; re-indexes the text. */
@@ -65,8 +82,9 @@ export class MessageTable {
       )
       .run(content, truncated ? 1 : 0, row.row_id);
     if (searchable({ rawStored: raw, kind: row.kind })) {
+      // Deleting a rowid the index does not hold yet is a no-op for contentless_delete tables.
       this.#c.stmt('DELETE FROM messages_fts WHERE rowid = ?').run(row.row_id);
-      this.#index(row.row_id, content);
+      this.#c.stmt('INSERT OR IGNORE INTO messages_fts_pending (row_id) VALUES (?)').run(row.row_id);
     }
     return true;
   }

@@ -114,6 +114,7 @@ export class SqliteConversationStore implements ConversationStore {
     return this.#c.run(() => {
       const match = ftsMatchExpression(terms);
       if (match === null || limit <= 0) return [];
+      if (this.#m.indexBehind()) this.#c.atomic(() => this.#m.flushIndex());
       const rows = this.#c
         .stmt(
           `SELECT m.*, bm25(messages_fts) AS bm25 FROM messages_fts JOIN messages m ON m.row_id = messages_fts.rowid

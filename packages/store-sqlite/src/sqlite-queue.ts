@@ -112,6 +112,8 @@ export class SqliteIngestQueue implements IngestQueue {
           now,
           Math.max(0, Math.floor(request.limit)),
         ) as MessageRow[];
+      // Workers pay for the keyword index in bulk, so enqueue (observe) stays a row insert.
+      if (rows.length > 0) this.#m.flushIndex();
       return { messages: rows.map(messageFromRow).sort(chronological), lockedByOther: false };
     });
   }

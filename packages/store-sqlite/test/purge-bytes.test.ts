@@ -101,6 +101,8 @@ describe('purgeUser leaves no byte of the user in the SQLite files', () => {
       [done, makeMessage({ authorId: 'alice', content: `later ${MARKERS.pendingText}` })],
       1_000_000,
     );
+    // Searching brings the lazily built message keyword index up to date, so it holds the markers too.
+    expect(await s.conversation.searchText(G1, indexTerms('hello later'), 5)).toHaveLength(2);
     await s.vectors.upsert([
       vectorItem(aliceFact.id, unitVector(1, 8), { subjectId: 'alice' }),
       vectorItem(done.messageId, unitVector(2, 8), { kind: 'message', subjectId: 'alice' }),

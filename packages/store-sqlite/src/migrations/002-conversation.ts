@@ -2,7 +2,8 @@ import type { Migration } from './migration.js';
 
 /**
  * One message table that is both the ingest queue and the conversation history, its contentless
- * FTS5 index, per-guild status counters kept by triggers, key leases, reply claims, active modes.
+ * FTS5 index (filled lazily from a pending list), per-guild status counters kept by triggers, key
+ * leases, reply claims, active modes.
  */
 export const conversationMigration: Migration = {
   version: 2,
@@ -50,8 +51,12 @@ export const conversationMigration: Migration = {
         terms, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
       );
       INSERT INTO messages_fts (messages_fts, rank) VALUES ('secure-delete', 1);
+      -- Rows waiting to be tokenised into messages_fts: enqueue stays a plain row insert, and the
+      -- index is brought up to date in bulk by claims and before every message search.
+      CREATE TABLE messages_fts_pending (row_id INTEGER PRIMARY KEY);
       CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
         DELETE FROM messages_fts WHERE rowid = old.row_id;
+        DELETE FROM messages_fts_pending WHERE row_id = old.row_id;
       END;
 
       CREATE TABLE message_counts (
