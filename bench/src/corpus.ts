@@ -71,8 +71,10 @@ const TAILS = [
   'for a living',
 ];
 
-export const GUILD = 'bench-guild';
+/** Discord-shaped ids (17–19 digit snowflakes), as real bots store them. */
+export const GUILD = '1098765432109876543';
 export const USERS = 200;
+export const userId = (n: number): string => String(284719530019274752n + BigInt(n) * 7_919_000_011n);
 
 /** N facts in one guild about 200 members (every 25th a server fact), with ULID-like sortable ids. */
 export function makeFacts(n: number, seed = 1): Fact[] {
@@ -82,10 +84,10 @@ export function makeFacts(n: number, seed = 1): Fact[] {
   const facts: Fact[] = [];
   for (let i = 0; i < n; i++) {
     const server = i % 25 === 0;
-    const subjectId = server ? null : `user${Math.floor(rand() * USERS)}`;
+    const subjectId = server ? null : userId(Math.floor(rand() * USERS));
     const text = server
       ? `the server ${pick(SUBJECTS)} ${pick(TOPICS)} ${pick(TAILS)} in ${pick(PLACES)} (${i})`
-      : `${subjectId} ${pick(SUBJECTS)} ${pick(TOPICS)} and ${pick(TOPICS)} ${pick(TAILS)} in ${pick(PLACES)}`;
+      : `member ${pick(SUBJECTS)} ${pick(TOPICS)} and ${pick(TOPICS)} ${pick(TAILS)} in ${pick(PLACES)}`;
     const at = new Date(base + i * 60_000);
     facts.push({
       id: `fct_${String(i).padStart(10, '0')}`,
@@ -124,6 +126,6 @@ export function makeQueries(n: number, seed = 2): { text: string; subjects: stri
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)] as T;
   return Array.from({ length: n }, () => ({
     text: `does anyone here ${pick(SUBJECTS)} ${pick(TOPICS)} ${pick(TAILS)}?`,
-    subjects: [`user${Math.floor(rand() * USERS)}`, `user${Math.floor(rand() * USERS)}`],
+    subjects: [userId(Math.floor(rand() * USERS)), userId(Math.floor(rand() * USERS))],
   }));
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { arch, cpus, platform, release, totalmem } from 'node:os';
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runStorageBench, STORAGE_DIMENSIONS, type StorageBenchResult } from './suites/storage.js';
 
@@ -13,6 +13,8 @@ function arg(name: string): string | undefined {
 const sizes = (arg('sizes') ?? '10000,100000').split(',').map(Number);
 const queries = Number(arg('queries') ?? 200);
 const startedAt = new Date().toISOString();
+// The machine may be shared: record the load before and after so numbers can be judged.
+const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
 const results = await runStorageBench({ sizes, queries });
 
 const require = createRequire(import.meta.url);
@@ -28,6 +30,8 @@ const report = {
     cpuModel: cpu[0]?.model ?? 'unknown',
     cpuCount: cpu.length,
     totalMemoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadavg().map((x) => Math.round(x * 100) / 100),
   },
   node: process.version,
   drivers: {
@@ -65,7 +69,7 @@ const row = (r: StorageBenchResult) =>
   )}) | ${r.enqueueBatched.messagesPerSecond.toLocaleString('en-US')} | ${(r.fileBytes / 2 ** 20).toFixed(1)} |`;
 console.log(
   [
-    `SQLite storage bench — ${report.machine.cpuModel} ×${report.machine.cpuCount}, Node ${report.node}, ${STORAGE_DIMENSIONS}-dim hashing vectors, top-32, latencies ms p50 / p95`,
+    `SQLite storage bench — ${report.machine.cpuModel} ×${report.machine.cpuCount} (load ${loadBefore[0]} → ${report.machine.loadAverageAfter[0]}), Node ${report.node}, ${STORAGE_DIMENSIONS}-dim hashing vectors, top-32, latencies ms p50 / p95`,
     '',
     '| facts (1 guild) | insert facts/s (fact+vector+FTS, 1k/tx) | KNN guild | KNN 2 users+server | keyword guild | keyword 2 users+server | enqueue msg/s (1/call) | enqueueMany msg/s (100/call) | file MiB |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

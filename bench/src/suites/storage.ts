@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHashingEmbedder, type MemoryStore, queryTerms, type StoredMessage } from '@permafrost/core';
 import { createSqliteStore } from '@permafrost/store-sqlite';
-import { GUILD, makeFacts, makeQueries } from '../corpus.js';
+import { GUILD, makeFacts, makeQueries, userId } from '../corpus.js';
 import { type LatencySummary, summarize, timeEach } from '../stats.js';
 
 export interface StorageBenchOptions {
@@ -35,11 +35,11 @@ export const STORAGE_DIMENSIONS = 256;
 const ENQUEUE_BATCH = 100;
 
 function message(i: number): StoredMessage {
-  const authorId = `user${i % 200}`;
+  const authorId = userId(i % 200);
   return {
-    messageId: `msg_${i}`,
+    messageId: String(1300000000000000000n + BigInt(i)),
     guildId: GUILD,
-    channelId: `chan${i % 5}`,
+    channelId: String(1200000000000000000n + BigInt(i % 5)),
     authorId,
     authorUsername: authorId,
     authorDisplayName: authorId,

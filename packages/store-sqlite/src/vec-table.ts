@@ -18,8 +18,8 @@ const MAX_KNN_K = 4096;
  */
 const CHUNK_SIZE = 128;
 
-/** Subject metadata: a prefixed user id, or '' for server items (never equal to a prefixed id). */
-const subjectTag = (subjectId: string | null): string => (subjectId === null ? '' : `u:${subjectId}`);
+/** Subject metadata of server items; members get refs ≥ 1 from `vector_subjects`. */
+const SERVER_REF = 0n;
 
 const mismatch = () =>
   new MemoryError(ErrorCode.DIMENSION_MISMATCH, 'vector length differs from the stored vectors');
@@ -58,7 +58,7 @@ export class VecTable {
          guild_id TEXT PARTITION KEY,
          embedding FLOAT[${dims}] distance_metric=cosine,
          kind TEXT,
-         subject TEXT,
+         subject INTEGER,
          is_server BOOLEAN,
          active BOOLEAN,
          chunk_size=${CHUNK_SIZE}
@@ -86,7 +86,7 @@ export class VecTable {
     );
     for (const item of items) {
       const vector = Float32Array.from(item.vector);
-      const subject = subjectTag(item.subjectId);
+      const subject = this.#subjectRef(item.subjectId);
       const server = item.subjectId === null ? 1n : 0n;
       const active = item.active ? 1n : 0n;
       const row = find.get(item.guildId, item.kind, item.id) as { row_id: number } | undefined;
@@ -97,6 +97,18 @@ export class VecTable {
         insert.run(rowId, item.guildId, vector, item.kind, subject, server, active);
       }
     }
+  }
+
+  /** The integer ref of a subject (created on first use); SERVER_REF for server items. */
+  #subjectRef(subjectId: string | null): bigint {
+    if (subjectId === null) return SERVER_REF;
+    const found = this.#c.stmt('SELECT ref FROM vector_subjects WHERE subject_id = ?').get(subjectId) as
+      | { ref: number }
+      | undefined;
+    if (found) return BigInt(found.ref);
+    return BigInt(
+      this.#c.stmt('INSERT INTO vector_subjects (subject_id) VALUES (?)').run(subjectId).lastInsertRowid,
+    );
   }
 
   #rowIds(guildId: string, kind: VectorKind, ids: readonly string[]): number[] {
@@ -165,10 +177,15 @@ export class VecTable {
     if (query.serverOnly) {
       conditions.push('is_server = 1');
     } else if (query.subjectIds) {
-      const tags = query.subjectIds.map(subjectTag);
-      if (query.includeServer) tags.push(subjectTag(null));
+      const refs = (
+        this.#c
+          .stmt('SELECT ref FROM vector_subjects WHERE subject_id IN (SELECT value FROM json_each(?))')
+          .all(idList(query.subjectIds)) as { ref: number }[]
+      ).map((r) => r.ref);
+      if (query.includeServer) refs.push(Number(SERVER_REF));
+      if (refs.length === 0) return [];
       conditions.push('subject IN (SELECT value FROM json_each(?))');
-      params.push(JSON.stringify(tags));
+      params.push(JSON.stringify(refs));
     }
     const where = conditions.join(' AND ');
     const vector = Float32Array.from(query.vector);
@@ -204,5 +221,6 @@ export class VecTable {
     this.#c.db.exec('DROP TABLE IF EXISTS vec_items');
     this.#c.stmt('DELETE FROM vector_ids').run();
     this.#c.stmt('DELETE FROM vector_meta').run();
+    this.#c.stmt('DELETE FROM vector_subjects').run();
   }
 }

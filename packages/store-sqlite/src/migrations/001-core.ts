@@ -167,6 +167,9 @@ export const coreMigration: Migration = {
       );
       CREATE UNIQUE INDEX vector_ids_item ON vector_ids (guild_id, kind, item_id);
       CREATE TABLE vector_meta (id INTEGER PRIMARY KEY CHECK (id = 1), dims INTEGER NOT NULL);
+      -- Small integers for subject ids in vec0 metadata: text metadata longer than 12 bytes (every
+      -- Discord snowflake) is stored out of line and makes filtered KNN several times slower.
+      CREATE TABLE vector_subjects (ref INTEGER PRIMARY KEY, subject_id TEXT NOT NULL UNIQUE);
     `);
   },
 };
