@@ -12,7 +12,7 @@ import { idList } from './rows/codec.js';
 /** sqlite-vec refuses KNN queries with k above this; larger limits use an exact full scan. */
 const MAX_KNN_K = 4096;
 /**
- * Vectors per vec0 chunk. vec0 allocates a whole chunk per partition (guild), so the default of 1024
+ * Vectors per vec0 chunk. vec0 allocates a whole chunk per partition (guild × kind), so the default of 1024
  * costs ~1 MB per guild at 256 dimensions even for one vector; 128 keeps small guilds at 128 KB
  * while KNN over a 100k-vector guild stays within ~10 % of the default.
  */
@@ -26,7 +26,9 @@ const mismatch = () =>
 
 /**
  * The sqlite-vec `vec0` table (created at the first upsert, with that vector length) and the map
- * that gives each (guild, kind, id) an integer rowid. Synchronous: callers provide run/write.
+ * that gives each (guild, kind, id) an integer rowid. Guild and kind are both partition keys, so a
+ * fact KNN never reads message vectors (3x faster with 3 messages per fact); subject, server flag
+ * and active are metadata filtered inside the KNN. Synchronous: callers provide run/write.
  * rowids and INTEGER/BOOLEAN metadata are bound as BigInt (vec0 rejects JS numbers, bound as REAL).
  */
 export class VecTable {
@@ -56,8 +58,8 @@ export class VecTable {
       `CREATE VIRTUAL TABLE IF NOT EXISTS vec_items USING vec0(
          item_id INTEGER PRIMARY KEY,
          guild_id TEXT PARTITION KEY,
+         kind TEXT PARTITION KEY,
          embedding FLOAT[${dims}] distance_metric=cosine,
-         kind TEXT,
          subject INTEGER,
          is_server BOOLEAN,
          active BOOLEAN,
