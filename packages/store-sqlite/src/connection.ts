@@ -31,16 +31,13 @@ export class SqliteConnection {
   readonly #statements = new Map<string, Statement>();
   #db: Db | null = null;
   #closed = false;
-  #inTx: ((fn: () => unknown) => unknown) | null = null;
+  /** better-sqlite3's transaction wrapper: BEGIN … COMMIT, or a savepoint inside an open one. */
+  #tx: Database.Transaction<(fn: () => unknown) => unknown> | null = null;
   #writes = 0;
   #optimizeDue = false;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
-  }
-
-  get path(): string {
-    return this.#options.path;
   }
 
   /** Opens and migrates on first use; throws CLOSED after close(). */
@@ -69,7 +66,7 @@ export class SqliteConnection {
       db.close();
       throw error;
     }
-    this.#inTx = db.transaction((fn: () => unknown) => fn());
+    this.#tx = db.transaction((fn: () => unknown) => fn());
     this.#db = db;
     return db;
   }
@@ -134,15 +131,13 @@ export class SqliteConnection {
   /** Runs fn atomically on the already-open connection (for use inside run/write). */
   atomic<T>(fn: () => T): T {
     this.#ready();
-    const tx = this.#inTx as unknown as { immediate(fn: () => T): T };
-    return tx.immediate(fn);
+    return this.#tx?.immediate(fn) as T;
   }
 
   /** Runs read-only fn in one deferred transaction (a consistent snapshot), or inside the open one. */
   snapshot<T>(fn: () => T): T {
     this.#ready();
-    const tx = this.#inTx as unknown as { deferred(fn: () => T): T };
-    return tx.deferred(fn);
+    return this.#tx?.deferred(fn) as T;
   }
 
   /** Queues work for after the enclosing transaction commits (now, when none is open). */
@@ -166,7 +161,7 @@ export class SqliteConnection {
         try {
           db.exec('COMMIT');
         } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
+          this.#rollback();
           throw toStoreError(error);
         }
         for (const task of scope.afterCommit) {
@@ -177,16 +172,19 @@ export class SqliteConnection {
           }
         }
       },
-      rollback: () => {
-        const db = this.#db;
-        if (!db?.inTransaction) return;
-        try {
-          db.exec('ROLLBACK');
-        } catch (error) {
-          this.#options.logger?.({ level: 'error', event: 'sqlite.rollback_failed', error });
-        }
-      },
+      rollback: () => this.#rollback(),
     });
+  }
+
+  /** Rolls back the open transaction, if SQLite has not already done so. */
+  #rollback(): void {
+    const db = this.#db;
+    if (!db?.inTransaction) return;
+    try {
+      db.exec('ROLLBACK');
+    } catch (error) {
+      this.#options.logger?.({ level: 'error', event: 'sqlite.rollback_failed', error });
+    }
   }
 
   async close(): Promise<void> {
@@ -197,6 +195,7 @@ export class SqliteConnection {
     this.#statements.clear();
     const db = this.#db;
     this.#db = null;
+    this.#tx = null;
     if (db?.open) db.close();
   }
 }

@@ -126,9 +126,9 @@ export class VecTable {
 
   setActive(guildId: string, kind: VectorKind, ids: readonly string[], active: boolean): number {
     const rowIds = this.#rowIds(guildId, kind, ids);
-    const update =
-      rowIds.length > 0 ? this.#c.stmt('UPDATE vec_items SET active = ? WHERE item_id = ?') : null;
-    for (const rowId of rowIds) update?.run(active ? 1n : 0n, BigInt(rowId));
+    if (rowIds.length === 0) return 0;
+    const update = this.#c.stmt('UPDATE vec_items SET active = ? WHERE item_id = ?');
+    for (const rowId of rowIds) update.run(active ? 1n : 0n, BigInt(rowId));
     return rowIds.length;
   }
 
