@@ -1,8 +1,9 @@
-import { type Logger, ScopeGate } from '@permafrost/core';
+import type { Logger, ScopeGate } from '@permafrost/core';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { closedError, toStoreError } from './errors.js';
 import { migrateDatabase } from './migrations/index.js';
+import { acquireGate, type TxScope } from './shared-gate.js';
 
 type Db = Database.Database;
 type Statement = Database.Statement;
@@ -16,18 +17,15 @@ export interface ConnectionOptions {
 /** Atomic writes between `PRAGMA optimize` runs (cheap when statistics are still fresh). */
 const OPTIMIZE_EVERY_WRITES = 5000;
 
-/** State of one `transaction()` scope: work to run once its COMMIT has succeeded. */
-interface TxScope {
-  readonly afterCommit: (() => void)[];
-}
-
 /**
  * The one better-sqlite3 connection of a store object: opened (and migrated) lazily, statements
- * cached, every port call serialised against open `transaction()` scopes, driver errors mapped.
+ * cached, every port call serialised against open `transaction()` scopes (of every store object on
+ * the same file in this process), driver errors mapped.
  */
 export class SqliteConnection {
   readonly #options: ConnectionOptions;
-  readonly #gate = new ScopeGate<TxScope>();
+  readonly #gate: ScopeGate<TxScope>;
+  readonly #releaseGate: () => void;
   readonly #statements = new Map<string, Statement>();
   #db: Db | null = null;
   #closed = false;
@@ -38,6 +36,9 @@ export class SqliteConnection {
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
+    const { gate, release } = acquireGate(options.path);
+    this.#gate = gate;
+    this.#releaseGate = release;
   }
 
   /** Opens and migrates on first use; throws CLOSED after close(). */
@@ -192,6 +193,7 @@ export class SqliteConnection {
     if (wait) await wait;
     if (this.#closed) return;
     this.#closed = true;
+    this.#releaseGate();
     this.#statements.clear();
     const db = this.#db;
     this.#db = null;

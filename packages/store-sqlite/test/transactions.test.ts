@@ -83,6 +83,30 @@ describe('sqlite transactions and connections', () => {
     await store.close();
   });
 
+  it('makes a second store object on the same file wait for the first one’s transaction', async () => {
+    const path = join(dir, 'two-objects.db');
+    const a = createSqliteStore({ path, busyTimeoutMs: 200 });
+    const b = createSqliteStore({ path, busyTimeoutMs: 200 });
+    await a.setup();
+    await b.setup();
+    const fa = makeFact({ text: 'written by a' });
+    const fb = makeFact({ text: 'written by b' });
+    const order: string[] = [];
+    const tx = a.transaction(async () => {
+      await a.facts.insert([fa]);
+      // Longer than b's busy timeout: b must wait on the gate, not in SQLite's busy handler.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      order.push('a committed');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const write = b.facts.insert([fb]).then(() => order.push('b wrote'));
+    await Promise.all([tx, write]);
+    expect(order).toEqual(['a committed', 'b wrote']);
+    expect((await b.facts.get(G1, [fa.id, fb.id])).length).toBe(2);
+    await a.close();
+    await b.close();
+  });
+
   it('shares one file between store objects (separate connections)', async () => {
     const path = join(dir, 'shared.db');
     const a = createSqliteStore({ path });
