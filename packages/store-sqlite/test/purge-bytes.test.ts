@@ -12,20 +12,46 @@ import {
   vectorItem,
 } from '@permafrost/store-conformance';
 import { createSqliteStore } from '@permafrost/store-sqlite';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-/** Unique strings that exist nowhere but in the rows written for them. */
+/**
+ * Unique strings that exist nowhere but in the rows written for them. FTS5 leaves store each term
+ * prefix-compressed against the previous one, so the keyword-indexed markers (facts and messages)
+ * start with letters no other indexed term starts with: their bytes are stored whole and a
+ * byte scan can see them.
+ */
 const MARKERS = {
-  factText: 'qxfactmarkerzq',
-  speakerFact: 'qxspeakermarkerzq',
+  factText: 'jqfactmarkerzq',
+  speakerFact: 'kqspeakermarkerzq',
   historyText: 'qxhistorymarkerzq',
-  messageText: 'qxmessagemarkerzq',
-  pendingText: 'qxpendingmarkerzq',
+  messageText: 'xqmessagemarkerzq',
+  pendingText: 'yqpendingmarkerzq',
   digestText: 'qxdigestmarkerzq',
   aliasName: 'qxaliasmarkerzq',
   sourceSnippet: 'qxsnippetmarkerzq',
 } as const;
-const KEPT = 'qxcarolkeptmarkerzq';
+const INDEXED = [MARKERS.factText, MARKERS.speakerFact, MARKERS.messageText, MARKERS.pendingText];
+const KEPT = 'vqcarolkeptmarkerzq';
+
+/** Analysed terms of the markers that the keyword indexes of the file hold. */
+function indexedMarkers(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    const terms = new Set(INDEXED.flatMap((m) => indexTerms(m)));
+    const held: string[] = [];
+    for (const table of ['facts_fts', 'messages_fts']) {
+      db.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_vocab USING fts5vocab(main, ${table}, 'row')`,
+      );
+      for (const r of db.prepare(`SELECT term FROM temp.${table}_vocab`).all() as { term: string }[])
+        if (terms.has(r.term)) held.push(r.term);
+    }
+    return held.sort();
+  } finally {
+    db.close();
+  }
+}
 
 /** Every byte form a marker can take in the file: raw text and the analysed keyword term. */
 function needles(marker: string): Buffer[] {
@@ -124,8 +150,9 @@ describe('purgeUser leaves no byte of the user in the SQLite files', () => {
     });
     await s.close();
 
-    // Before the purge every marker is on disk, so the scan below can see them.
+    // Before the purge every marker is on disk, and the keyword indexes hold the indexed ones.
     for (const marker of Object.values(MARKERS)) expect(filesContaining(path, marker)).not.toEqual([]);
+    expect(indexedMarkers(path)).toEqual(INDEXED.flatMap((m) => indexTerms(m)).sort());
 
     const store = createSqliteStore({ path });
     const report = await store.governance.purgeUser({ guildId: G1, userId: 'alice', dryRun: false });
@@ -137,6 +164,7 @@ describe('purgeUser leaves no byte of the user in the SQLite files', () => {
 
     const leaks = Object.values(MARKERS).flatMap((m) => filesContaining(path, m));
     expect(leaks).toEqual([]);
+    expect(indexedMarkers(path)).toEqual([]);
     expect(filesContaining(path, KEPT)).not.toEqual([]);
     const reopened = createSqliteStore({ path });
     expect((await reopened.facts.get(G1, [carolFact.id]))[0]?.sources).toEqual([]);
