@@ -75,6 +75,8 @@ const weights = z
     entity: fraction(0.1),
     strength: fraction(0.05),
     rrf: fraction(0.1),
+    /** Match between the fact's (message's) time and a date the query names; counts only then. */
+    temporal: fraction(0.1),
   })
   .strict();
 
@@ -95,6 +97,16 @@ const retrieval = z
     minScore: fraction(0),
     citationMinScore: fraction(0.55),
     defaultTokenBudget: int(64, 200_000, 2400),
+    /**
+     * Message search: share of an adjacent message's score a message receives (neighbour
+     * smoothing; adjacent messages of a channel share context). Each further step multiplies
+     * by this again. 0 disables smoothing.
+     */
+    neighborWeight: fraction(0.5),
+    /** Message search: how many messages on each side smoothing looks at. */
+    neighborWindow: int(0, 5, 2),
+    /** Message search: messages further apart than this are not neighbours (a new conversation). */
+    neighborMaxGapMinutes: int(1, 10_080, 60),
   })
   .strict();
 
