@@ -1,1 +1,2 @@
+export { createFakeEmbedder, type FakeEmbedder, type FakeEmbedderOptions } from './fake-embedder.js';
 export { FixedClock, sequentialIds } from './fixed-clock.js';
