@@ -68,15 +68,23 @@ const lifecycle = z
   })
   .strict();
 
+/**
+ * Relative weights of the fusion components (recall and message search). The score is their
+ * weighted mean over the components that apply to the query: `entity` only when the query names
+ * members or entities, `temporal` only when it names a date, `strength` only for facts. Defaults
+ * were measured on LoCoMo with the hashing embedder (bench/results/locomo.md): max-normalised
+ * BM25 leads because the hashing "semantic" channel is itself a weaker lexical signal; with a
+ * sentence-embedding model raise `semantic` (e.g. 0.45). Reciprocal rank stays in the score so
+ * facts found only by structural channels (links, baseline, pairs, graph) still rank.
+ */
 const weights = z
   .object({
-    semantic: fraction(0.45),
-    lexical: fraction(0.3),
+    semantic: fraction(0.3),
+    lexical: fraction(0.45),
     entity: fraction(0.1),
     strength: fraction(0.05),
-    rrf: fraction(0.1),
-    /** Match between the fact's (message's) time and a date the query names; counts only then. */
-    temporal: fraction(0.1),
+    rrf: fraction(0.05),
+    temporal: fraction(0.15),
   })
   .strict();
 
@@ -105,8 +113,16 @@ const retrieval = z
     neighborWeight: fraction(0.5),
     /** Message search: how many messages on each side smoothing looks at. */
     neighborWindow: int(0, 5, 2),
-    /** Message search: messages further apart than this are not neighbours (a new conversation). */
+    /**
+     * Messages further apart than this are not neighbours (a new conversation); also bounds which
+     * facts count as said in the same conversation.
+     */
     neighborMaxGapMinutes: int(1, 10_080, 60),
+    /**
+     * Recall: weight of the best score among facts said in the same conversation (same channel,
+     * sources within neighborMaxGapMinutes): score = (fused + w × best) / (1 + w). 0 disables.
+     */
+    factContextWeight: fraction(0.3),
   })
   .strict();
 

@@ -93,7 +93,7 @@ export function clamp01(x: number): number {
  * sum and the divisor, so scores stay comparable across queries). All-zero weights fall back to rrf.
  */
 export function fusedScore(
-  c: ScoreComponents,
+  c: Omit<ScoreComponents, 'context'>,
   w: FusionWeights,
   active: ActiveComponents = ALL_ACTIVE,
 ): number {

@@ -162,12 +162,14 @@ async function runSearch(
     });
   } else degraded.push(ChannelName.KEYWORD);
   if (vector.status === 'fulfilled') {
-    vector.value.forEach((v, rank) => {
-      const h = hit(v.id);
-      h.semantic = clamp01(v.score);
-      h.rrf += 1 / (r.rrfK + rank + 1);
-      h.channels.push(ChannelName.VECTOR);
-    });
+    vector.value
+      .filter((v) => v.score > 0)
+      .forEach((v, rank) => {
+        const h = hit(v.id);
+        h.semantic = clamp01(v.score);
+        h.rrf += 1 / (r.rrfK + rank + 1);
+        h.channels.push(ChannelName.VECTOR);
+      });
   } else degraded.push(ChannelName.VECTOR);
   for (const [channel, s] of [
     [ChannelName.KEYWORD, keyword],
@@ -249,7 +251,7 @@ async function runSearch(
   return { messages: results.slice(0, q.limit), warnings: [...warnings], degradedChannels: degraded };
 }
 
-/** Predecessor runs of the scored messages (one channel-history read each, bounded concurrency). */
+/** The window around each scored message (two channel-history reads each, bounded concurrency). */
 async function neighbourChains(
   deps: MessageSearchDeps,
   guildId: string,
@@ -262,13 +264,20 @@ async function neighbourChains(
     .filter(([, s]) => s > 0)
     .map(([id]) => messages.get(id))
     .filter((m): m is StoredMessage => m !== undefined);
+  const history = deps.store.conversation;
   return mapLimited(anchors, 16, async (m) => {
     try {
-      const before = await deps.store.conversation.channelHistory(guildId, m.channelId, {
-        limit: r.neighborWindow,
-        beforeMessageId: m.messageId,
-      });
-      return [...before, m];
+      const [before, after] = await Promise.all([
+        history.channelHistory(guildId, m.channelId, {
+          limit: r.neighborWindow,
+          beforeMessageId: m.messageId,
+        }),
+        history.channelHistory(guildId, m.channelId, {
+          limit: r.neighborWindow,
+          afterMessageId: m.messageId,
+        }),
+      ]);
+      return [...before, m, ...after];
     } catch (error) {
       deps.logger?.({ level: 'warn', event: 'message_search.neighbors_failed', data: { guildId }, error });
       return [m];

@@ -11,8 +11,8 @@ export interface SmoothingOptions {
 }
 
 /**
- * Runs of consecutive messages of one channel: `chain[i]` is immediately before `chain[i + 1]`.
- * Each chain is an anchor's predecessors (oldest first) followed by the anchor itself.
+ * A window of consecutive messages of one channel around an anchor (its predecessors, the
+ * anchor, its successors), oldest first: `chain[i]` is immediately before `chain[i + 1]`.
  */
 export type MessageChain = readonly StoredMessage[];
 
@@ -23,28 +23,39 @@ interface Adjacency {
   readonly distance: number;
 }
 
+/** Splits a chain where consecutive messages change channel or lie further apart than maxGapMs. */
+function gapFreeRuns(chain: MessageChain, maxGapMs: number): StoredMessage[][] {
+  const runs: StoredMessage[][] = [];
+  let run: StoredMessage[] = [];
+  for (const m of chain) {
+    const prev = run[run.length - 1];
+    if (
+      prev &&
+      (prev.channelId !== m.channelId || m.createdAt.getTime() - prev.createdAt.getTime() > maxGapMs)
+    ) {
+      runs.push(run);
+      run = [];
+    }
+    run.push(m);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
 function adjacencies(chains: readonly MessageChain[], opts: SmoothingOptions): Adjacency[] {
   const seen = new Set<string>();
   const out: Adjacency[] = [];
-  for (const chain of chains) {
-    // Cut the chain at gaps: only the unbroken tail ending at the anchor counts.
-    let start = chain.length - 1;
-    while (start > 0) {
-      const a = chain[start - 1] as StoredMessage;
-      const b = chain[start] as StoredMessage;
-      if (a.channelId !== b.channelId || b.createdAt.getTime() - a.createdAt.getTime() > opts.maxGapMs) break;
-      start--;
-    }
-    for (let i = start; i < chain.length; i++)
-      for (let j = i + 1; j < chain.length && j - i <= opts.window; j++) {
-        const earlier = (chain[i] as StoredMessage).messageId;
-        const later = (chain[j] as StoredMessage).messageId;
-        const k = `${earlier}\u0000${later}`;
-        if (seen.has(k)) continue;
-        seen.add(k);
-        out.push({ earlier, later, distance: j - i });
-      }
-  }
+  for (const chain of chains)
+    for (const run of gapFreeRuns(chain, opts.maxGapMs))
+      for (let i = 0; i < run.length; i++)
+        for (let j = i + 1; j < run.length && j - i <= opts.window; j++) {
+          const earlier = (run[i] as StoredMessage).messageId;
+          const later = (run[j] as StoredMessage).messageId;
+          const k = `${earlier}\u0000${later}`;
+          if (seen.has(k)) continue;
+          seen.add(k);
+          out.push({ earlier, later, distance: j - i });
+        }
   return out;
 }
 

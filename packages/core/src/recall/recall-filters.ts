@@ -11,7 +11,6 @@ export interface HardFilter {
   readonly subjects: ReadonlySet<string>;
   readonly includeServer: boolean;
   readonly asOf: Date | null;
-  readonly minScore: number;
   readonly excluded: ReadonlySet<string>;
   readonly optedOut: ReadonlySet<string>;
   isBot(userId: string): boolean;
@@ -25,15 +24,14 @@ function inScope(fact: Fact, f: HardFilter): boolean {
 }
 
 /**
- * Hard filters, applied in ranked order: guild, validity (active, or valid at `asOf`), scope,
- * `minScore`, excluded ids, bot subjects, and members who opted out (as subject or as speaker).
+ * Hard filters: guild, validity (active, or valid at `asOf`), scope, excluded ids, bot subjects,
+ * and members who opted out (as subject or as speaker). `minScore` applies to the final score.
  */
 export function passesHardFilters(item: ScoredFact, f: HardFilter): boolean {
   const fact = item.fact;
   if (fact.guildId !== f.guildId) return false;
   if (f.asOf ? !isValidAt(fact, f.asOf) : !isActive(fact)) return false;
   if (!inScope(fact, f)) return false;
-  if (item.score < f.minScore) return false;
   if (f.excluded.has(fact.id)) return false;
   if (fact.subjectId !== null && (f.isBot(fact.subjectId) || f.optedOut.has(fact.subjectId))) return false;
   const speaker = fact.attribution.speakerId;

@@ -4,6 +4,7 @@ import { type ChannelName, RecallWarning } from '../model/enums.js';
 import type { Entity, NodeRef } from '../model/graph.js';
 import type { ChannelContext, ChannelList, NamedTargets } from './channel-types.js';
 import { type EntityChannelResult, entityChannel, entityHintChannel } from './entity-channel.js';
+import { smoothByConversation } from './fact-context.js';
 import {
   type ActiveComponents,
   type Candidate,
@@ -138,12 +139,16 @@ async function runRecall(deps: RecallDeps, q: RecallQuery): Promise<RecallResult
     subjects: new Set(plan.subjects),
     includeServer: q.includeServer,
     asOf: q.asOf,
-    minScore: q.minScore ?? r.minScore,
     excluded: new Set(q.excludeIds),
     optedOut: optedOutSet,
     isBot: (id) => deps.isBot(id),
   };
-  let eligible = ranked.filter((item) => passesHardFilters(item, filter));
+  const minScore = q.minScore ?? r.minScore;
+  let eligible = smoothByConversation(
+    ranked.filter((item) => passesHardFilters(item, filter)),
+    r.factContextWeight,
+    r.neighborMaxGapMinutes * 60_000,
+  ).filter((item) => item.score >= minScore);
   if (deps.reranker && q.rerank && q.text !== null && eligible.length > 0) {
     const outcome = await rerankTop(
       deps.reranker,
@@ -210,6 +215,7 @@ async function scoreCandidates(
       strength: strengthSignal(fact, now, stability),
       rrf: c.rrf,
       temporal: temporalMatch(fact.observedAt, windows),
+      context: 0,
     };
     scored.push({
       fact,

@@ -22,11 +22,19 @@ export interface ScoreComponents {
   readonly rrf: number;
   /** 1 when the fact was observed inside a date window the query names, decaying outside it. */
   readonly temporal: number;
+  /**
+   * Best fused score among facts said in the same conversation (same channel, sources within
+   * `neighborMaxGapMinutes`); mixed in with `factContextWeight` (0 when smoothing is off).
+   */
+  readonly context: number;
 }
 
 export interface ScoredFact {
   readonly fact: Fact;
-  /** Weighted mean of the components, in [0, 1]. */
+  /**
+   * Weighted mean of the applicable components, then mixed with the conversation context:
+   * (fused + factContextWeight × context) / (1 + factContextWeight); in [0, 1].
+   */
   readonly score: number;
   readonly components: ScoreComponents;
   readonly matchedChannels: readonly ChannelName[];

@@ -18,7 +18,11 @@ export async function vectorChannel(ctx: ChannelContext, queryVector: Float32Arr
     // Time travel looks at ended facts too; validity is checked when results materialise.
     activeOnly: ctx.validity === 'active',
   });
-  return { channel: ChannelName.VECTOR, hits: hits.map((h) => ({ factId: h.id, score: h.score })) };
+  // A non-positive cosine is no evidence of relevance.
+  return {
+    channel: ChannelName.VECTOR,
+    hits: hits.filter((h) => h.score > 0).map((h) => ({ factId: h.id, score: h.score })),
+  };
 }
 
 /**
