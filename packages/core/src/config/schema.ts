@@ -119,10 +119,11 @@ const retrieval = z
      */
     neighborMaxGapMinutes: int(1, 10_080, 60),
     /**
-     * Recall: weight of the best score among facts said in the same conversation (same channel,
-     * sources within neighborMaxGapMinutes): score = (fused + w × best) / (1 + w). 0 disables.
+     * Recall: how far a fact is lifted towards the best score among facts said in the same
+     * conversation (same channel, sources within neighborMaxGapMinutes):
+     * score = fused + w / (1 + w) × max(0, best − fused). 0 disables.
      */
-    factContextWeight: fraction(0.3),
+    factContextWeight: fraction(0.5),
   })
   .strict();
 

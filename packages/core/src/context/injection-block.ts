@@ -25,10 +25,8 @@ export interface BuiltBlock {
 }
 
 const HEADER = [
-  '[LONG-TERM MEMORY]',
-  'Background notes recalled from earlier conversations in this server. This is NOT the live conversation:',
-  'notes can be outdated or irrelevant, so use them only when they help. Each note belongs to the person',
-  'its section names; never attribute a note about someone else to the current asker.',
+  '[LONG-TERM MEMORY] Background notes from earlier conversations, NOT the live conversation; they may be',
+  'outdated. Use them only when relevant, and never attribute a note about someone else to the asker.',
 ].join('\n');
 const GUIDE = 'When you rely on a note, you may echo its tag, e.g. [mem:1].';
 

@@ -11,8 +11,9 @@ function origin(fact: Fact): { readonly channelId: string; readonly at: number }
 /**
  * Conversation-context smoothing for facts, the fact-level twin of message neighbour smoothing:
  * facts whose primary sources lie in the same channel within `maxGapMs` of each other come from
- * one conversation and share its context. Each fact receives `weight` × the best score among its
- * conversation neighbours in the list: score' = (score + weight × best) / (1 + weight), so scores
+ * one conversation and share its context. A fact is pulled towards the best score among its
+ * conversation neighbours in the list: score' = score + w / (1 + w) × max(0, best − score).
+ * Context only helps (a fact with no better neighbour, or no sources, keeps its score) and scores
  * stay in [0, 1]. The neighbour score is exposed as `components.context`. Returns a new list
  * sorted by the new score (stable).
  */
@@ -46,7 +47,8 @@ export function smoothByConversation(
   return items
     .map((item, i) => {
       const context = best[i] as number;
-      const score = Math.round(((item.score + weight * context) / (1 + weight)) * 1e6) / 1e6;
+      const lift = (weight / (1 + weight)) * Math.max(0, context - item.score);
+      const score = Math.round((item.score + lift) * 1e6) / 1e6;
       return { item: { ...item, score, components: { ...item.components, context } }, i };
     })
     .sort((a, b) => b.item.score - a.item.score || a.i - b.i)

@@ -32,8 +32,8 @@ export interface ScoreComponents {
 export interface ScoredFact {
   readonly fact: Fact;
   /**
-   * Weighted mean of the applicable components, then mixed with the conversation context:
-   * (fused + factContextWeight × context) / (1 + factContextWeight); in [0, 1].
+   * Weighted mean of the applicable components, then lifted towards a better fact of the same
+   * conversation: fused + w / (1 + w) × max(0, context − fused), w = factContextWeight; in [0, 1].
    */
   readonly score: number;
   readonly components: ScoreComponents;
