@@ -167,7 +167,10 @@ describe('retrieval knobs', () => {
     let seen = 0;
     const reranker: Reranker = {
       id: 'r',
-      score: async (_q, docs) => ((seen = docs.length), docs.map((_, i) => i)),
+      score: async (_q, docs) => {
+        seen = docs.length;
+        return docs.map((_, i) => i);
+      },
     };
     const r = await createRecallService(w.deps({ rerankPoolSize: 2 }, { reranker })).recall({
       guildId: G,
