@@ -1,9 +1,22 @@
+/**
+ * LoCoMo evidence-recall harness (benchmarks.md §1.3), turn level (conversation.search over raw
+ * messages) and observation level (recall over facts with dia_id provenance).
+ *
+ *   pnpm exec tsc -b && pnpm exec tsc -b bench
+ *   node bench/dist/locomo/run.js [--level=turn|observation|both] [--ablations] [--conversations=N]
+ *                                 [--data=path/to/locomo10.json] [--config='{"retrieval":{...}}']
+ *                                 [--out=bench/results] [--write=false]
+ *
+ * Writes bench/results/locomo.json and locomo.md. `runLocomo({ makeEmbedder })` runs it with
+ * another embedder (e.g. the local model) from code.
+ */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ABLATIONS, type AblationResult, ablationResult, renderAblations } from './ablations.js';
 import {
   createHashingEmbedder,
   type Embedder,
@@ -138,11 +151,27 @@ async function main(): Promise<void> {
     ...(args.has('conversations') ? { conversations: Number(args.get('conversations')) } : {}),
     ...(args.has('config') ? { config: JSON.parse(args.get('config') as string) } : {}),
   });
-  const md = renderMarkdown(run.meta, run.levels, (run.meta as { ks: number[] }).ks);
+  const ks = (run.meta as { ks: number[] }).ks;
+  let md = renderMarkdown(run.meta, run.levels, ks);
+  const ablations: AblationResult[] = [];
+  if (args.get('ablations') === 'true') {
+    for (const a of ABLATIONS) {
+      if (!run.levels.some((l) => l.level === a.level)) continue;
+      const variant = await runLocomo({
+        dataPath: args.get('data') ?? findData(repoRoot),
+        levels: [a.level],
+        config: { retrieval: a.retrieval },
+        ...(args.has('conversations') ? { conversations: Number(args.get('conversations')) } : {}),
+      });
+      const level = variant.levels[0];
+      if (level) ablations.push(ablationResult(a, level, ks));
+    }
+    md += `\n${renderAblations(ablations, run.levels, ks)}`;
+  }
   if (args.get('write') !== 'false') {
     const out = resolve(repoRoot, args.get('out') ?? 'bench/results');
     await mkdir(out, { recursive: true });
-    await writeFile(join(out, 'locomo.json'), `${JSON.stringify(run, null, 2)}\n`);
+    await writeFile(join(out, 'locomo.json'), `${JSON.stringify({ ...run, ablations }, null, 2)}\n`);
     await writeFile(join(out, 'locomo.md'), md);
   }
   process.stdout.write(md);
