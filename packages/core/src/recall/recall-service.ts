@@ -113,6 +113,7 @@ async function runRecall(deps: RecallDeps, q: RecallQuery): Promise<RecallResult
   hint.catch(() => {});
   const tasks = channelTasks(ctx, plan, hint);
   const optedOut = deps.store.governance.optedOutUsers(q.guildId);
+  optedOut.catch(() => {}); // awaited below; keeps an early rejection from being reported as unhandled
   const settled = await Promise.allSettled(tasks.map((t) => t.run()));
   const optedOutSet = new Set(await optedOut);
   const lists: ChannelList[] = [];

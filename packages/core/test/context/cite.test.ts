@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyCitations } from '../../src/context/citations.js';
 import { cite, segmentClaims } from '../../src/context/cite.js';
+import { jumpLink } from '../../src/context/jump-link.js';
 import type { Citation } from '../../src/context/prompt-context-types.js';
 import { createFakeEmbedder } from '../../src/testing/fake-embedder.js';
 
@@ -79,5 +80,12 @@ describe('applyCitations', () => {
   it('links known tags and strips the rest', () => {
     const out = applyCitations('A [mem:1] B [mem:2][mem:7]', [citation(1, 'x'), citation(2, 'y', null)]);
     expect(out).toBe('A [[1]](<https://discord.com/channels/g/c/1>) B');
+  });
+});
+
+describe('jumpLink', () => {
+  it('links guild messages and DMs', () => {
+    expect(jumpLink('123', '456', '789')).toBe('https://discord.com/channels/123/456/789');
+    expect(jumpLink('dm:42', '456', '789')).toBe('https://discord.com/channels/@me/456/789');
   });
 });

@@ -167,4 +167,18 @@ describe('graph queries', () => {
     expect(await graph.neighbors({ guildId: G, userId: 'u1' })).toEqual([]);
     expect(await graph.between({ guildId: G, a: 'u1', b: 'u3' })).toEqual([]);
   });
+
+  it('keeps guilds apart in every query', async () => {
+    const { rel, graph } = await graphWorld();
+    await rel(user('u1'), user('u2'), 'friends_with', 'positive');
+    await rel(user('u1'), entity('golf'), 'loves', 'positive');
+    await rel(user('u2'), entity('golf'), 'loves', 'positive');
+    const other = { guildId: G2 };
+    expect(await graph.relationsOf({ ...other, userId: 'u1' })).toEqual([]);
+    expect(await graph.neighbors({ ...other, userId: 'u1' })).toEqual([]);
+    expect(await graph.shared({ ...other, a: 'u1', b: 'u2' })).toEqual([]);
+    expect(await graph.similarUsers({ ...other, userId: 'u1' })).toEqual([]);
+    expect((await graph.entityStances({ ...other, entity: 'golf' })).entitySlug).toBeNull();
+    expect((await graph.usersForEntity({ ...other, entity: 'golf' })).positive).toEqual([]);
+  });
 });
