@@ -31,16 +31,18 @@ export function segmentClaims(text: string): { claim: string; start: number; end
 }
 
 /**
- * Post-hoc citation without an LLM: segments the reply, embeds segments and cited facts in one
+ * Post-hoc citation without an LLM (`ctx` is a PromptContext or anything with its citations):
+ * segments the reply, embeds segments and cited facts in one
  * batch, and attributes each segment to the facts with cosine ≥ `minScore` (best first, at most
  * 3), inserting jump links after the segment. Echoed `[mem:N]` tags are removed first. Never
  * throws: with no embedder result the reply comes back uncited.
  */
 export async function cite(
   reply: string,
-  citations: readonly Citation[],
+  ctx: { readonly citations: readonly Citation[] },
   deps: { readonly embedder: Embedder; readonly minScore: number },
 ): Promise<CitedReply> {
+  const citations = Array.isArray(ctx?.citations) ? ctx.citations : [];
   const text = stripCitationTags(typeof reply === 'string' ? reply : '');
   const uncited: CitedReply = { text, claims: [], sources: [] };
   try {

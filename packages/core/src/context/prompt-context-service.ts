@@ -68,7 +68,7 @@ function contextOf(
     usage: { promptTokens: Math.ceil(block.text.length / CHARS_PER_TOKEN) },
     applyCitations: (text) => applyCitations(typeof text === 'string' ? text : '', citations),
     cite: (text) =>
-      cite(text, citations, { embedder: deps.embedder, minScore: deps.retrieval.citationMinScore }),
+      cite(text, { citations }, { embedder: deps.embedder, minScore: deps.retrieval.citationMinScore }),
   };
 }
 

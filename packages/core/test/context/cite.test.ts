@@ -46,10 +46,14 @@ describe('cite', () => {
       citation(5, 'plays the cello'),
       citation(6, 'likes green tea', null),
     ];
-    const out = await cite('You like green tea. [mem:5] Nice weather today.', cites, {
-      embedder,
-      minScore: 0.55,
-    });
+    const out = await cite(
+      'You like green tea. [mem:5] Nice weather today.',
+      { citations: cites },
+      {
+        embedder,
+        minScore: 0.55,
+      },
+    );
     expect(embedder.calls()).toBe(1);
     expect(out.claims).toHaveLength(1);
     expect(out.claims[0]?.sources).toHaveLength(3);
@@ -63,16 +67,22 @@ describe('cite', () => {
   it('respects the threshold and never throws', async () => {
     const embedder = createFakeEmbedder();
     const cites = [citation(1, 'plays the cello')];
-    expect((await cite('You like tea.', cites, { embedder, minScore: 0.55 })).claims).toEqual([]);
+    expect((await cite('You like tea.', { citations: cites }, { embedder, minScore: 0.55 })).claims).toEqual(
+      [],
+    );
     const failing = createFakeEmbedder({ failWith: new Error('down') });
     expect(
-      await cite('You like tea.', [citation(1, 'likes tea')], { embedder: failing, minScore: 0.1 }),
+      await cite(
+        'You like tea.',
+        { citations: [citation(1, 'likes tea')] },
+        { embedder: failing, minScore: 0.1 },
+      ),
     ).toEqual({
       text: 'You like tea.',
       claims: [],
       sources: [],
     });
-    expect((await cite(undefined as never, cites, { embedder, minScore: 0.5 })).text).toBe('');
+    expect((await cite(undefined as never, { citations: cites }, { embedder, minScore: 0.5 })).text).toBe('');
   });
 });
 
