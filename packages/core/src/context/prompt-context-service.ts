@@ -44,6 +44,8 @@ export const promptContextSchema = z
       .max(200)
       .nullish()
       .transform((v) => v ?? null),
+    /** Facts scoring below this are left out (default `retrieval.minScore`). */
+    minScore: z.number().min(0).max(1).optional(),
   })
   .strict();
 export type PromptContextInput = z.input<typeof promptContextSchema>;
@@ -123,6 +125,7 @@ async function build(
           entityHint: q.entityHint,
           topK: r.topK,
           maxPerSubject: r.maxPerSubject,
+          ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
         })
       : empty,
     r.serverTopK > 0
@@ -132,6 +135,7 @@ async function build(
           scope: 'server',
           topK: r.serverTopK,
           maxPerSubject: r.serverTopK,
+          ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
         })
       : empty,
   ]);
