@@ -1,0 +1,130 @@
+import { type Alias, type Memory, normalizeAlias, type Relation } from '@permafrost/core';
+
+/**
+ * Bridges to memory groups that are landing in core (`identity`, `graph`). When a group exists
+ * it is used; until then these fall back to what the current facade offers. Only this file
+ * knows the difference.
+ */
+
+export interface NameResolution {
+  readonly resolved: string | null;
+  readonly ambiguous: boolean;
+  readonly candidates: readonly { readonly userId: string }[];
+}
+
+interface IdentityGroup {
+  resolve(input: { guildId: string; identifier: string }): Promise<NameResolution>;
+  registerAlias(input: { guildId: string; userId: string; alias: string }): Promise<unknown>;
+  handleMemberRename(input: { guildId: string; userId: string; displayName: string }): Promise<unknown>;
+  aliasesOf(input: { guildId: string; userId: string }): Promise<readonly Alias[]>;
+}
+
+interface GraphGroup {
+  relationsOf(input: { guildId: string; userId: string; limit?: number }): Promise<readonly Relation[]>;
+}
+
+const identityOf = (memory: Memory) => (memory as { identity?: IdentityGroup }).identity;
+const graphOf = (memory: Memory) => (memory as { graph?: GraphGroup }).graph;
+
+const MENTION = /^<@!?(\d{5,25})>$/;
+const SNOWFLAKE = /^\d{15,25}$/;
+
+/** Records a member's new display name as an alias of the same user. */
+export async function recordRename(
+  memory: Memory,
+  input: { guildId: string; userId: string; displayName: string },
+): Promise<void> {
+  const identity = identityOf(memory);
+  if (identity) await identity.handleMemberRename(input);
+  else
+    await memory.ops.backfillAliases({
+      guildId: input.guildId,
+      members: [{ userId: input.userId, displayName: input.displayName }],
+    });
+}
+
+/** Registers a name a member asked to be known by. */
+export async function registerAlias(
+  memory: Memory,
+  input: { guildId: string; userId: string; alias: string },
+): Promise<void> {
+  const identity = identityOf(memory);
+  if (identity) await identity.registerAlias(input);
+  else
+    await memory.ops.backfillAliases({
+      guildId: input.guildId,
+      members: [{ userId: input.userId, displayName: input.alias }],
+    });
+}
+
+export async function aliasesOf(
+  memory: Memory,
+  input: { guildId: string; userId: string },
+): Promise<readonly Alias[]> {
+  const identity = identityOf(memory);
+  if (identity) return identity.aliasesOf(input);
+  return (await memory.admin.exportUser(input)).aliases;
+}
+
+/** Typed name → member: a mention or id is itself; a name shared by several members is ambiguous. */
+export async function resolveName(
+  memory: Memory,
+  input: { guildId: string; identifier: string },
+): Promise<NameResolution> {
+  const identity = identityOf(memory);
+  const raw = input.identifier.trim();
+  const id = MENTION.exec(raw)?.[1] ?? (SNOWFLAKE.test(raw) ? raw : undefined);
+  if (id) return { resolved: id, ambiguous: false, candidates: [{ userId: id }] };
+  if (identity) return identity.resolve({ guildId: input.guildId, identifier: raw });
+  const wanted = normalizeAlias(raw);
+  const { aliases } = await memory.admin.exportGuild({ guildId: input.guildId });
+  const users = [...new Set(aliases.filter((a) => a.alias === wanted).map((a) => a.userId))];
+  const candidates = users.map((userId) => ({ userId }));
+  return {
+    resolved: users.length === 1 ? (users[0] ?? null) : null,
+    ambiguous: users.length > 1,
+    candidates,
+  };
+}
+
+/** A member's relations (both directions), strongest first. */
+export async function relationsOf(
+  memory: Memory,
+  input: { guildId: string; userId: string; limit: number },
+): Promise<readonly Relation[]> {
+  const graph = graphOf(memory);
+  if (graph) return graph.relationsOf(input);
+  const { relations } = await memory.admin.exportUser(input);
+  return [...relations]
+    .filter((r) => r.validUntil === null)
+    .sort((x, y) => y.weight - x.weight)
+    .slice(0, input.limit);
+}
+
+export interface SharedEntity {
+  readonly entityId: string;
+  readonly left: Relation;
+  readonly right: Relation;
+}
+
+/** Entities both members have a relation to, with each side's relation. */
+export async function sharedEntities(
+  memory: Memory,
+  input: { guildId: string; a: string; b: string; limit: number },
+): Promise<readonly SharedEntity[]> {
+  const [left, right] = await Promise.all([
+    relationsOf(memory, { guildId: input.guildId, userId: input.a, limit: 500 }),
+    relationsOf(memory, { guildId: input.guildId, userId: input.b, limit: 500 }),
+  ]);
+  const theirs = new Map<string, Relation>();
+  for (const r of right)
+    if (r.srcId === input.b && r.dstType === 'entity' && !theirs.has(r.dstId)) theirs.set(r.dstId, r);
+  const out: SharedEntity[] = [];
+  for (const r of left) {
+    const other = r.srcId === input.a && r.dstType === 'entity' ? theirs.get(r.dstId) : undefined;
+    if (!other || out.some((s) => s.entityId === r.dstId)) continue;
+    out.push({ entityId: r.dstId, left: r, right: other });
+    if (out.length >= input.limit) break;
+  }
+  return out;
+}
