@@ -1,3 +1,9 @@
+import type {
+  APIInteractionDataResolvedGuildMember,
+  APIInteractionGuildMember,
+  GuildMember,
+  User,
+} from 'discord.js';
 import { userMention } from 'discord.js';
 import { aliasesOf, relationsOf, resolveName, sharedEntities } from '../core-compat.js';
 import { DEFAULT_MAX_LIST_ITEMS, type SlashContext, say, sendPages } from './command-context.js';
@@ -14,6 +20,15 @@ function mayRead(ctx: SlashContext, userId: string): boolean {
 
 const refusal = (ctx: SlashContext) =>
   say(ctx, 'Sorry, you can only look at your own memories here — a moderator can look up other members.');
+
+/** Nickname → global name → username, for a cached member or a raw interaction member. */
+function memberLabel(
+  member: GuildMember | APIInteractionDataResolvedGuildMember | APIInteractionGuildMember | null,
+  user: User,
+): string {
+  if (member && 'displayName' in member) return member.displayName;
+  return member?.nick ?? user.globalName ?? user.username;
+}
 
 /** The facts about one member, newest first, with aliases and source links. */
 async function listMember(ctx: SlashContext, userId: string, label: string): Promise<void> {
@@ -41,9 +56,9 @@ export async function showCommand(ctx: SlashContext): Promise<void> {
   const user = ctx.interaction.options.getUser('user') ?? ctx.interaction.user;
   if (!mayRead(ctx, user.id)) return void (await refusal(ctx));
   if (user.bot) return void (await say(ctx, 'I keep no memories about bots.'));
-  const member = ctx.interaction.options.getMember('user');
-  const label = member && 'displayName' in member ? member.displayName : (user.globalName ?? user.username);
-  await listMember(ctx, user.id, label);
+  const member =
+    ctx.interaction.options.getMember('user') ?? (user.id === ctx.invokerId ? ctx.interaction.member : null);
+  await listMember(ctx, user.id, memberLabel(member, user));
 }
 
 /** `/memory lookup name` — typed name → member, never a guess when the name is shared. */
