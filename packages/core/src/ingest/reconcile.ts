@@ -92,11 +92,8 @@ export async function reconcile(
       continue;
     }
     const { colliding: neighbours, related } = await neighbourPool(deps, guildId, candidate, vector, cfg);
-    const top = neighbours[0];
-    if (top && top.score >= cfg.nearDuplicateThreshold) {
-      actions.push({ kind: 'reinforce', candidate, target: top.fact });
-      continue;
-    }
+    // A deterministic contradiction (state change or polarity flip on the same aspect) wins over
+    // lexical similarity: "quit the barista job" is close to "works as a barista" but retires it.
     const contradicted = related.find((f) =>
       contradicts(candidate.text, f.text, options.subjectName(candidate.subjectId)),
     );
@@ -108,6 +105,11 @@ export async function reconcile(
         target: contradicted,
         reason: 'contradiction_rule',
       });
+      continue;
+    }
+    const top = neighbours[0];
+    if (top && top.score >= cfg.nearDuplicateThreshold) {
+      actions.push({ kind: 'reinforce', candidate, target: top.fact });
       continue;
     }
     if (!top) {

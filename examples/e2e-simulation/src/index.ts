@@ -1,0 +1,9 @@
+export {
+  type Check,
+  GUILD,
+  MEMBERS,
+  renderChecks,
+  runSimulation,
+  type SimulationOptions,
+  type SimulationResult,
+} from './simulation.js';
