@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemory, type Memory, type MemoryConfigInput } from '@permafrost/core';
+import { createInMemoryStore, createMemory, type Memory, type MemoryConfigInput } from '@permafrost/core';
 import {
   type DiscordMemoryHandle,
   type DiscordMemoryOptions,
@@ -146,4 +146,12 @@ export async function startHarness(
 /** The store every test uses (a temp SQLite file once the SQLite store is available). */
 export function storageUrl(_dir: string): string {
   return 'memory';
+}
+
+/** `count` memory objects on one store, like bot processes sharing a database. */
+export function sharedMemories(_dir: string, count: number): Memory[] {
+  const store = createInMemoryStore();
+  return Array.from({ length: count }, () =>
+    createMemory({ storage: 'memory', workers: { enabled: false } }, { store }),
+  );
 }

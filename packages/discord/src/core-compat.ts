@@ -128,3 +128,14 @@ export async function sharedEntities(
   }
   return out;
 }
+
+interface Citer {
+  cite(reply: string, ctx: unknown): Promise<{ readonly text: string }>;
+}
+
+/** `memory.cite(reply, ctx)` (similarity attribution); without it, the text stays uncited. */
+export async function citeReply(memory: Memory, text: string, ctx: unknown): Promise<string> {
+  const citer = memory as Partial<Citer>;
+  if (typeof citer.cite !== 'function') return text;
+  return (await citer.cite(text, ctx)).text;
+}

@@ -4,5 +4,8 @@ export { isMemoryAdmin } from './commands/permissions.js';
 export { jumpLink } from './jump-link.js';
 export { displayNameOf, memoryGuildId, toMessageEvent } from './message-event.js';
 export type { DiscordMemoryOptions, MemoryCommandOptions } from './options.js';
+export { claimBeforeReply } from './reply/claim-before-reply.js';
+export { isAddressedTo, type PromptRequest, promptFromMessage } from './reply/prompt-from-message.js';
+export { type CitationSource, type ReplyOptions, replyWithCitations } from './reply/reply-with-citations.js';
 export { type DiscordMemoryHandle, setupDiscordMemory } from './setup-discord-memory.js';
 export { MESSAGE_LIMIT, splitMessage } from './text/split-message.js';

@@ -1,0 +1,56 @@
+import type { Memory } from '@permafrost/core';
+import type { Message, MessageMentionOptions } from 'discord.js';
+import { citeReply } from '../core-compat.js';
+import { memoryGuildId } from '../message-event.js';
+import { splitMessage } from '../text/split-message.js';
+
+/** What a reply needs from the prompt context: turning echoed `[mem:N]` tags into jump links. */
+export interface CitationSource {
+  applyCitations(text: string): string;
+}
+
+export interface ReplyOptions {
+  /**
+   * `tags` (default): the model echoed `[mem:N]` tags; they become jump links and unknown tags
+   * are dropped. `cite`: sentences are attributed to facts by similarity (`memory.cite`).
+   * `none`: the text is sent as is.
+   */
+  readonly citations?: 'tags' | 'cite' | 'none';
+  /** Who the reply may ping (default: nobody but the person replied to). */
+  readonly allowedMentions?: MessageMentionOptions;
+}
+
+/**
+ * Replies to a message with jump-link citations, split into parts under Discord's 2,000-character
+ * limit, and records every part in the conversation history as the bot's own reply.
+ */
+export async function replyWithCitations(
+  memory: Memory,
+  message: Message,
+  text: string,
+  ctx: CitationSource | null,
+  options: ReplyOptions = {},
+): Promise<Message[]> {
+  const mode = options.citations ?? 'tags';
+  let content = text;
+  if (ctx && mode === 'tags') content = ctx.applyCitations(text);
+  else if (ctx && mode === 'cite') content = await citeReply(memory, text, ctx);
+  const allowedMentions = options.allowedMentions ?? { parse: [], repliedUser: true };
+  const sent: Message[] = [];
+  for (const part of splitMessage(content.trim() || '…')) {
+    const previous = sent.at(-1);
+    const reply = previous
+      ? await previous.reply({ content: part, allowedMentions: { parse: [], repliedUser: false } })
+      : await message.reply({ content: part, allowedMentions });
+    sent.push(reply);
+    await memory.conversation.recordReply({
+      guildId: memoryGuildId(message),
+      channelId: message.channelId,
+      content: part,
+      messageId: reply.id,
+      botId: reply.author.id,
+      replyToMessageId: previous?.id ?? message.id,
+    });
+  }
+  return sent;
+}
