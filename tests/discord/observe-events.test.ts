@@ -88,9 +88,8 @@ describe('setupDiscordMemory: messages', () => {
     h.emu.sendMessage({ channelId: ids.ignoredThread, authorId: ids.alice, content: 'ignored thread text' });
     h.emu.sendMessage({ channelId: ids.general, authorId: ids.quinn, content: 'quiet member text' });
     h.emu.sendMessage({ channelId: ids.general, authorId: ids.otherBot, content: 'another bot speaking' });
-    await h.client.channels
-      .fetch(ids.general)
-      .then((c) => c?.isSendable() && c.send('the bot itself talking'));
+    const channel = await h.client.channels.fetch(ids.general);
+    if (channel?.isSendable()) await channel.send('the bot itself talking');
     const last = h.emu.sendMessage({
       channelId: ids.general,
       authorId: ids.alice,
