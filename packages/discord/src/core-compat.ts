@@ -14,14 +14,42 @@ export interface NameResolution {
 
 interface IdentityGroup {
   resolve(input: { guildId: string; identifier: string }): Promise<NameResolution>;
-  registerAlias(input: { guildId: string; userId: string; alias: string }): Promise<unknown>;
+  registerAlias(input: {
+    guildId: string;
+    userId: string;
+    alias: string;
+    source?: 'manual';
+  }): Promise<unknown>;
   handleMemberRename(input: { guildId: string; userId: string; displayName: string }): Promise<unknown>;
   aliasesOf(input: { guildId: string; userId: string }): Promise<readonly Alias[]>;
 }
 
-interface GraphGroup {
-  relationsOf(input: { guildId: string; userId: string; limit?: number }): Promise<readonly Relation[]>;
+/** A relation as the graph reads it (identity-collapsed when `memory.graph` exists). */
+export interface EdgeView {
+  readonly src: { readonly type: string; readonly id: string };
+  readonly dst: { readonly type: string; readonly id: string };
+  readonly verb: string;
+  readonly polarity: string;
 }
+
+/** An entity two members both relate to, with each member's edges to it (input order). */
+export interface SharedView {
+  readonly slug: string;
+  readonly name: string;
+  readonly edges: readonly (readonly EdgeView[])[];
+}
+
+interface GraphGroup {
+  relationsOf(input: { guildId: string; userId: string; limit?: number }): Promise<readonly EdgeView[]>;
+  shared(input: { guildId: string; a: string; b: string; limit?: number }): Promise<readonly SharedView[]>;
+}
+
+const toEdge = (r: Relation): EdgeView => ({
+  src: { type: r.srcType, id: r.srcId },
+  dst: { type: r.dstType, id: r.dstId },
+  verb: r.verb,
+  polarity: r.polarity,
+});
 
 const identityOf = (memory: Memory) => (memory as { identity?: IdentityGroup }).identity;
 const graphOf = (memory: Memory) => (memory as { graph?: GraphGroup }).graph;
@@ -49,7 +77,7 @@ export async function registerAlias(
   input: { guildId: string; userId: string; alias: string },
 ): Promise<void> {
   const identity = identityOf(memory);
-  if (identity) await identity.registerAlias(input);
+  if (identity) await identity.registerAlias({ ...input, source: 'manual' });
   else
     await memory.ops.backfillAliases({
       guildId: input.guildId,
@@ -91,42 +119,38 @@ export async function resolveName(
 export async function relationsOf(
   memory: Memory,
   input: { guildId: string; userId: string; limit: number },
-): Promise<readonly Relation[]> {
+): Promise<readonly EdgeView[]> {
   const graph = graphOf(memory);
   if (graph) return graph.relationsOf(input);
   const { relations } = await memory.admin.exportUser(input);
   return [...relations]
     .filter((r) => r.validUntil === null)
     .sort((x, y) => y.weight - x.weight)
-    .slice(0, input.limit);
+    .slice(0, input.limit)
+    .map(toEdge);
 }
 
-export interface SharedEntity {
-  readonly entityId: string;
-  readonly left: Relation;
-  readonly right: Relation;
-}
-
-/** Entities both members have a relation to, with each side's relation. */
+/** Entities both members have a relation to, with each side's relations. */
 export async function sharedEntities(
   memory: Memory,
   input: { guildId: string; a: string; b: string; limit: number },
-): Promise<readonly SharedEntity[]> {
-  const [left, right] = await Promise.all([
-    relationsOf(memory, { guildId: input.guildId, userId: input.a, limit: 500 }),
-    relationsOf(memory, { guildId: input.guildId, userId: input.b, limit: 500 }),
-  ]);
-  const theirs = new Map<string, Relation>();
-  for (const r of right)
-    if (r.srcId === input.b && r.dstType === 'entity' && !theirs.has(r.dstId)) theirs.set(r.dstId, r);
-  const out: SharedEntity[] = [];
-  for (const r of left) {
-    const other = r.srcId === input.a && r.dstType === 'entity' ? theirs.get(r.dstId) : undefined;
-    if (!other || out.some((s) => s.entityId === r.dstId)) continue;
-    out.push({ entityId: r.dstId, left: r, right: other });
-    if (out.length >= input.limit) break;
-  }
-  return out;
+): Promise<readonly SharedView[]> {
+  const graph = graphOf(memory);
+  if (graph) return graph.shared(input);
+  const [left, right] = await Promise.all(
+    [input.a, input.b].map((userId) => relationsOf(memory, { guildId: input.guildId, userId, limit: 500 })),
+  );
+  const towards = (edges: readonly EdgeView[] | undefined, userId: string, slug: string) =>
+    (edges ?? []).filter((e) => e.src.id === userId && e.dst.type === 'entity' && e.dst.id === slug);
+  const slugs = [...new Set((left ?? []).filter((e) => e.dst.type === 'entity').map((e) => e.dst.id))];
+  return slugs
+    .map((slug) => ({
+      slug,
+      name: slug,
+      edges: [towards(left, input.a, slug), towards(right, input.b, slug)],
+    }))
+    .filter((s) => s.edges.every((e) => e.length > 0))
+    .slice(0, input.limit);
 }
 
 interface Citer {

@@ -1,5 +1,6 @@
-import type { Fact, Relation } from '@permafrost/core';
+import type { Fact } from '@permafrost/core';
 import { escapeMarkdown, userMention } from 'discord.js';
+import type { EdgeView, SharedView } from '../core-compat.js';
 import { factSourceLink } from '../jump-link.js';
 
 const MAX_FACT_CHARS = 300;
@@ -16,14 +17,18 @@ export function factLine(fact: Fact, n: number): string {
   return `${n}. ${plain(fact.text)}${link ? ` · [source](<${link}>)` : ''}`;
 }
 
-const nodeLabel = (type: string, id: string) => (type === 'user' ? userMention(id) : plain(id, 64));
+const nodeLabel = (node: EdgeView['src']) =>
+  node.type === 'user' ? userMention(node.id) : plain(node.id, 64);
 
 /** `@Alice —likes→ pizza (positive)`. */
-export function relationLine(r: Relation): string {
-  return `• ${nodeLabel(r.srcType, r.srcId)} —${plain(r.verb, 48)}→ ${nodeLabel(r.dstType, r.dstId)} (${r.polarity})`;
+export function relationLine(e: EdgeView): string {
+  return `• ${nodeLabel(e.src)} —${plain(e.verb, 48)}→ ${nodeLabel(e.dst)} (${e.polarity})`;
 }
 
 /** `@Alice *likes* → pizza ← *loves* @Bob`. */
-export function sharedLine(entityId: string, left: Relation, right: Relation): string {
-  return `• ${userMention(left.srcId)} *${plain(left.verb, 48)}* → ${plain(entityId, 64)} ← *${plain(right.verb, 48)}* ${userMention(right.srcId)}`;
+export function sharedLine(shared: SharedView, a: string, b: string): string | null {
+  const [left] = shared.edges[0] ?? [];
+  const [right] = shared.edges[1] ?? [];
+  if (!left || !right) return null;
+  return `• ${userMention(a)} *${plain(left.verb, 48)}* → ${plain(shared.name, 64)} ← *${plain(right.verb, 48)}* ${userMention(b)}`;
 }

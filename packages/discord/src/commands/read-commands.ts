@@ -107,6 +107,9 @@ export async function sharedCommand(ctx: SlashContext): Promise<void> {
   });
   const lines = [`**What ${userMention(a.id)} and ${userMention(b.id)} share**`];
   if (shared.length === 0) lines.push('Nothing notable yet.');
-  for (const s of shared) lines.push(sharedLine(s.entityId, s.left, s.right));
+  for (const s of shared) {
+    const line = sharedLine(s, a.id, b.id);
+    if (line) lines.push(line);
+  }
   await sendPages(ctx, lines);
 }
