@@ -1,0 +1,57 @@
+import { createOpenAiChatModel, type LlmConfig } from '@permafrost/core';
+import type { ReplyContext } from './memory-context.js';
+
+export interface ReplyInput {
+  readonly question: string;
+  readonly askerName: string;
+  /** The latest messages of the channel, oldest first (`Name: text`). */
+  readonly recent: readonly string[];
+  readonly context: ReplyContext;
+}
+
+export interface ReplyWriter {
+  /** True when a chat model writes the replies (cite by similarity); false for the offline summary. */
+  readonly usesModel: boolean;
+  write(input: ReplyInput): Promise<string>;
+}
+
+const MAX_LISTED = 6;
+
+/**
+ * An OpenAI-compatible chat model sees the recent conversation and the long-term memory block;
+ * without one the reply summarises what the bot remembers about the people involved.
+ */
+export function createReplyWriter(llm: LlmConfig): ReplyWriter {
+  if (llm === null || llm.kind !== 'openai')
+    return { usesModel: false, write: async (input) => summaryReply(input) };
+  const model = createOpenAiChatModel(llm);
+  return {
+    usesModel: true,
+    async write(input) {
+      const system = [
+        'You are a long-time member of this Discord server: warm, brief, never making things up.',
+        'Recent conversation in this channel:',
+        ...input.recent,
+        '',
+        input.context.injectionBlock,
+      ].join('\n');
+      const response = await model.complete({
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: `${input.askerName}: ${input.question}` },
+        ],
+        purpose: 'reply',
+        maxTokens: 900,
+        responseFormat: { type: 'text' },
+      });
+      return response.text.trim() || summaryReply(input);
+    },
+  };
+}
+
+export function summaryReply({ askerName, context }: ReplyInput): string {
+  if (context.citations.length === 0)
+    return `Nothing comes to mind yet, ${askerName} — tell me more about yourself!`;
+  const lines = context.citations.slice(0, MAX_LISTED).map((c) => `• ${c.snippet} [mem:${c.index}]`);
+  return [`Here's what I know, ${askerName}:`, ...lines].join('\n');
+}
