@@ -3,7 +3,7 @@
  * keyed by its object, …), its polarity, and its value for single-valued aspects. Pure and
  * deterministic; the pipeline's contradiction rule may reuse sameAspect / polarityFlip.
  */
-import { indexTerms } from '../text/analyze.js';
+import { indexTerms, tokenize } from '../text/analyze.js';
 import { KIN, PETS, PROFESSIONS } from './word-lists.js';
 
 export type AspectFamily =
@@ -67,11 +67,14 @@ function prepare(text: string): string {
     .trim();
 }
 
+/** Families whose values are short literal tokens (pronouns are stop words to a keyword index). */
+const LITERAL = new Set<AspectFamily>(['pronouns', 'name', 'birthday']);
+
 function make(family: AspectFamily, value: string, negative: boolean, qualifier = ''): Aspect {
   return {
     family,
     key: qualifier === '' ? family : `${family}:${qualifier}`,
-    terms: terms(value),
+    terms: LITERAL.has(family) ? [...new Set(tokenize(value))] : terms(value),
     polarity: negative ? -1 : 1,
   };
 }
@@ -101,7 +104,11 @@ export function aspectOf(text: string): Aspect | null {
       false,
     );
   if (/\bbirthday\b|\bwas born on\b/.test(s))
-    return make('birthday', s.replace(/^.*?\b(?:birthday is|born on|birthday)\b/, ''), false);
+    return make(
+      'birthday',
+      s.replace(/^.*?\b(?:birthday is|born on|birthday)\b/, '').replace(/^\s*(?:on|in)\s+/, ''),
+      false,
+    );
   const pet = new RegExp(`\\b(${PET_RE})(?:s|es)?\\b`).exec(s);
   if (pet !== null && /\b(?:has|had|owns|owned|adopted|got|named|called|name is|pet)\b/.test(s)) {
     const name = /\b(?:named|called|name is) ([a-z][\w'-]*)/.exec(s)?.[1] ?? '';
@@ -196,6 +203,12 @@ function overlap(a: readonly string[], b: readonly string[]): number {
   const setB = new Set(b);
   const shared = a.filter((t) => setB.has(t)).length;
   return shared / new Set([...a, ...b]).size;
+}
+
+/** The text describes an aspect that holds one value at a time (residence, job, name, …). */
+export function isSingleValued(text: string): boolean {
+  const aspect = aspectOf(text);
+  return aspect !== null && SINGLE_VALUED.has(aspect.family);
 }
 
 /** Both texts describe the same aspect of a subject (residence, job, preference for X, …). */

@@ -7,7 +7,7 @@ import type { CommandClassification } from '../extraction/task-contracts.js';
 
 /** Only messages this matches may be classified by a model. */
 export const COMMAND_GATE =
-  /\b(?:remember|forget|don'?t remember|do not remember|update|what do you know|what do you remember|recall|save this|purge your memories|never remember|memori[sz]e)\b/i;
+  /\b(?:remember|forget|don'?t remember|do not remember|update|what do you know|what do you remember|recall|save this|purge your memories|never remember|memori[sz]e|correction)\b/i;
 
 const POLITE =
   /^(?:(?:@[\w.-]+|hey|hi|yo|ok|okay|so|bot|hey bot|please|pls|plz|kindly|can you|could you|would you|will you|can u|could u|i need you to|i want you to|go ahead and|also)\b[,:]?\s*)+/i;
@@ -27,6 +27,7 @@ function target(raw: string): string {
     .replace(/^["'`]+|["'`]+$/g, '')
     .replace(/[\s,.:!?]+$/, '')
     .trim();
+  if (/^(?:that|this|it|everything|all of (?:it|that))$/i.test(text)) return '';
   return text.slice(0, 2000);
 }
 

@@ -8,7 +8,9 @@ import {
   type ExtractionInput,
   type ExtractionMessage,
   type ExtractionOutput,
+  type ProposedEntity,
   type ProposedFact,
+  type ProposedRelation,
   type RosterEntry,
   SERVER_TOKEN,
 } from '../extraction/extraction-contract.js';
@@ -40,6 +42,9 @@ export const MAX_OPERATIONS = 12;
 /** Claims about someone else are capped at this confidence. */
 export const THIRD_PARTY_MAX_CONFIDENCE = 0.7;
 const HEDGE_PENALTY = 0.15;
+/** Durable statements are short; longer runs (copypasta, logs) are skipped, which also bounds regex work. */
+const MAX_SENTENCE_CHARS = 600;
+const MAX_CLAUSE_CHARS = 240;
 
 /** Extract durable facts from a batch; never throws, returns no operations for noise. */
 export function extractHeuristically(input: ExtractionInput): ExtractionOutput {
@@ -71,11 +76,12 @@ function extractMessage(message: ExtractionMessage, input: ExtractionInput): Pro
   const ctx: SubjectContext = { author, others, addressee };
   const out: ProposedFact[] = [];
   const emit = (d: Draft, subject: ClauseSubject | null, hedged: boolean): void => {
-    const op = toOperation(d, subject, author, hedged, message);
+    const op = toOperation(d, subject, author, hedged, message, input.roster);
     if (op !== null) out.push(op);
   };
 
   for (const sentence of splitSentences(text)) {
+    if (sentence.text.length > MAX_SENTENCE_CHARS) continue;
     const stripped = stripFillers(sentence.text);
     if (isQuestion(withoutVocative(stripped.text, others), sentence.question)) continue;
     if (isMediaShare(sentence.text) || isHypothetical(sentence.text) || isSarcastic(sentence.text)) continue;
@@ -88,7 +94,7 @@ function extractMessage(message: ExtractionMessage, input: ExtractionInput): Pro
     let aboutAddressee = false;
     for (const rawClause of splitClauses(stripped.text)) {
       const clause = stripFillers(rawClause);
-      if (clause.text.length === 0) continue;
+      if (clause.text.length === 0 || clause.text.length > MAX_CLAUSE_CHARS) continue;
       const subject = resolveSubject(clause.text, ctx);
       if (subject === null) continue;
       const inner = stripFillers(subject.text);
@@ -147,6 +153,7 @@ function toOperation(
   author: RosterEntry,
   hedged: boolean,
   message: ExtractionMessage,
+  roster: readonly RosterEntry[],
 ): ProposedFact | null {
   const thirdParty = subject?.thirdParty === true;
   const texts = thirdParty ? d.texts.map((t) => `${t} (according to ${author.name})`) : d.texts;
@@ -155,7 +162,6 @@ function toOperation(
   let confidence = d.confidence - (hedged ? HEDGE_PENALTY : 0);
   if (thirdParty) confidence = Math.min(confidence, THIRD_PARTY_MAX_CONFIDENCE - (hedged ? 0.1 : 0));
   const subjectToken = subject?.token ?? SERVER_TOKEN;
-  const first = d.entities[0];
   return {
     subjectToken,
     speakerToken: null,
@@ -163,10 +169,50 @@ function toOperation(
     category: d.category,
     confidence: Math.round(confidence * 100) / 100,
     sourceMessageIndexes: [message.index],
-    entities: [...d.entities],
-    relations:
-      d.verb !== null && first !== undefined
-        ? [{ verb: d.verb, fromToken: subjectToken, toToken: null, fromEntity: null, toEntity: first.name }]
-        : [],
+    ...edges(d, subjectToken, roster),
   };
+}
+
+/**
+ * Entities and relations of a draft. An object that names a roster member ("I love Bob")
+ * becomes a person-to-person edge to that member's token instead of an entity.
+ */
+function edges(
+  d: Draft,
+  subjectToken: string,
+  roster: readonly RosterEntry[],
+): Pick<ProposedFact, 'entities' | 'relations'> {
+  const entities: ProposedEntity[] = [];
+  const relations: ProposedRelation[] = [];
+  const targets = d.relateAll === true ? d.entities : d.entities.slice(0, 1);
+  for (const entity of d.entities) {
+    const member = roster.find(
+      (r) =>
+        r.token !== SERVER_TOKEN &&
+        r.token !== subjectToken &&
+        r.name.toLowerCase() === entity.name.toLowerCase(),
+    );
+    const related = d.verb !== null && targets.includes(entity);
+    if (member !== undefined) {
+      if (related && d.verb !== null)
+        relations.push({
+          verb: d.verb,
+          fromToken: subjectToken,
+          toToken: member.token,
+          fromEntity: null,
+          toEntity: null,
+        });
+      continue;
+    }
+    entities.push(entity);
+    if (related && d.verb !== null)
+      relations.push({
+        verb: d.verb,
+        fromToken: subjectToken,
+        toToken: null,
+        fromEntity: null,
+        toEntity: entity.name,
+      });
+  }
+  return { entities, relations };
 }

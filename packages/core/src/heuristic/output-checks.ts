@@ -8,7 +8,7 @@ import { sequenceRatio } from './sequence-ratio.js';
 export const MIN_TEXT_CHARS = 12;
 export const MAX_TEXT_CHARS = 400;
 /** Stricter than the pipeline's 0.88 so that small normalisation differences never tip it over. */
-export const MAX_COPY_RATIO = 0.84;
+export const MAX_COPY_RATIO = 0.86;
 
 const FORBIDDEN_SUBSTRINGS = [
   'i cannot',
@@ -46,7 +46,9 @@ export function acceptableText(text: string, source: string): boolean {
   if (FORBIDDEN_PATTERNS.some((re) => re.test(text))) return false;
   const cited = squash(source);
   if (normalized === cited) return false;
-  return sequenceRatio(normalized, cited) < MAX_COPY_RATIO;
+  // Upper bound of the ratio from the lengths alone: a short fact cannot copy a long message.
+  const bound = (2 * Math.min(normalized.length, cited.length)) / (normalized.length + cited.length);
+  return bound < MAX_COPY_RATIO || sequenceRatio(normalized, cited) < MAX_COPY_RATIO;
 }
 
 /** The first acceptable phrasing, with a final period stripped, or null. */

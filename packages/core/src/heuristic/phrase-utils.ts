@@ -12,6 +12,9 @@ const TRAILING_FILLER =
 const LEADING_FILLER = /^(?:like|just|literally|basically|really|totally|kinda|kind of|sort of|sorta)\s+/i;
 const DEICTIC =
   /^(?:it|its|it's|this|that|these|those|them|him|her|you|your|yours|u|ur|ya|y'all|everything|nothing|something|anything|everyone|everybody|nobody|someone|somebody|one|when|how|what|why|where|whatever|which|who|here|there|so|too|such|myself|same|both|all of (?:it|them|you)|the way|the fact|doing that|doing this|being here|it all)\b/i;
+/** Trailing adjuncts dropped from an object that is too long ("… with my dog every weekend"). */
+const ADJUNCT =
+  /\s+(?:every|each|with|during|after|before|whenever|almost|nearly|all the time|most days|on (?:the )?weekends?|at night|in the (?:morning|evening)s?)\b.*$/i;
 const SECOND_PERSON = /\b(?:you|your|yours|u|ur|ya|yall|y'all)\b/i;
 
 export interface ObjectOptions {
@@ -56,8 +59,9 @@ export function cleanObject(raw: string, options: ObjectOptions = {}): string | 
   }
   if (text.length === 0 || DEICTIC.test(text) || SECOND_PERSON.test(text)) return null;
   if (/^(?:i|we|he|she|they)\b/i.test(text)) return null;
-  const words = text.split(/\s+/);
-  if (words.length > (options.maxWords ?? 8)) return null;
+  const max = options.maxWords ?? 8;
+  if (text.split(/\s+/).length > max) text = text.replace(ADJUNCT, '');
+  if (text.split(/\s+/).length > max) return null;
   if (!/\p{L}/u.test(text)) return null;
   return flipPronouns(text);
 }
@@ -154,4 +158,53 @@ export function guessKind(object: string): EntityKind {
 /** Whether a phrase starts with an indefinite or generic determiner (no named entity). */
 export function isGeneric(object: string): boolean {
   return /^(?:a|an|some|any|another|one|two|three|several|many|few|lots)\b/i.test(object);
+}
+
+const GERUND_IRREGULAR: Readonly<Record<string, string>> = {
+  be: 'being',
+  have: 'having',
+  am: 'being',
+  is: 'being',
+  see: 'seeing',
+};
+
+/** "-ing" form of a base verb ("eat" → "eating", "live" → "living", "run" → "running"). */
+export function gerund(verb: string): string {
+  const lower = verb.toLowerCase();
+  const irregular = GERUND_IRREGULAR[lower];
+  if (irregular !== undefined) return irregular;
+  if (lower.endsWith('ie')) return `${lower.slice(0, -2)}ying`;
+  if (/[^aeiouy]e$/.test(lower) && lower.length > 2) return `${lower.slice(0, -1)}ing`;
+  if (/^[^aeiou]*[aeiou][bdgmnpt]$/.test(lower)) return `${lower}${lower.slice(-1)}ing`;
+  return `${lower}ing`;
+}
+
+/** "X is something Alice loves": puts the object first, far from the wording of the message. */
+export function fronted(object: string, rest: string): string {
+  return `${capitalize(object)} ${rest}`;
+}
+
+const LIST = /^([^,;.!?]+(?:,\s*[^,;.!?]+)+,?\s+(?:and|or|&)\s+[^,;.!?]+)/i;
+
+/** "cooking, reading and hiking" → three cleaned items; null unless it is a comma list. */
+export function cleanList(raw: string): string[] | null {
+  const m = LIST.exec(raw);
+  if (m === null) return null;
+  const items = (m[1] ?? '')
+    .split(/\s*,\s*(?:and\s+|or\s+|&\s+)?|\s+(?:and|or|&)\s+/)
+    .filter((i) => i.length > 0);
+  if (items.length < 2 || items.length > 6) return null;
+  const cleaned: string[] = [];
+  for (const item of items) {
+    const c = cleanObject(item, { maxWords: 4 });
+    if (c === null) return null;
+    cleaned.push(c);
+  }
+  return cleaned;
+}
+
+/** "a, b and c". */
+export function joinList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

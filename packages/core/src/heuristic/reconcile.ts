@@ -10,7 +10,7 @@ import type {
   ReconcileOutput,
 } from '../extraction/task-contracts.js';
 import { indexTerms } from '../text/analyze.js';
-import { aspectOf, polarityFlip, sameAspect } from './aspects.js';
+import { aspectOf, isSingleValued, polarityFlip, sameAspect } from './aspects.js';
 
 /** Phrasing that announces a change of state (icelake's STATE_CHANGE set). */
 export const STATE_CHANGE =
@@ -41,11 +41,14 @@ export function restates(candidate: string, existing: string, subjectName = ''):
   return coverage(c, e) >= RESTATEMENT_COVERAGE && coverage(e, c) >= 0.5;
 }
 
-/** Text stored by an UPDATE: the candidate when it covers the old fact, else both joined. */
+/**
+ * Text stored by an UPDATE: the candidate for a single-valued aspect (the newer state wins) or
+ * when it covers the old fact; otherwise both, joined.
+ */
 export function mergeTexts(existing: string, candidate: string, subjectName = ''): string {
   const e = contentTerms(existing, subjectName);
   const c = contentTerms(candidate, subjectName);
-  if (coverage(e, c) >= 0.5) return candidate;
+  if (isSingleValued(candidate) || coverage(e, c) >= 0.8) return candidate;
   const joined = `${existing.replace(/[\s.]+$/, '')}; ${candidate.replace(/[\s.]+$/, '')}`;
   return joined.length <= MAX_TEXT ? joined : candidate;
 }

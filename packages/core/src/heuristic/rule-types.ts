@@ -26,6 +26,8 @@ export interface Draft {
   readonly entities: readonly ProposedEntity[];
   /** Relation verb from the subject to the first entity, when the fact is an edge. */
   readonly verb: string | null;
+  /** The verb relates the subject to every entity, not only the first (lists). */
+  readonly relateAll?: boolean;
 }
 
 export interface Rule {

@@ -1,5 +1,5 @@
 /** Names, pronouns, birthdays, allergies and diets. */
-import { cleanObject, entityName, titleCase } from '../phrase-utils.js';
+import { cleanObject, entityName, fronted, titleCase } from '../phrase-utils.js';
 import { birthdayPhrase } from '../relative-dates.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 
@@ -119,13 +119,25 @@ const name: Rule = {
     if (mine !== null) {
       const n = parseName(mine[1] ?? '');
       if (n === null) return null;
-      return draft([`${who}'s name is ${n}`, `${who} is named ${n}`], 'personal', 0.9);
+      return draft(
+        [`${who}'s name is ${n}`, `${who} is named ${n}`, `${n} is the name of ${who}`],
+        'personal',
+        0.9,
+      );
     }
     const call = CALL_ME.exec(c.text) ?? GO_BY.exec(c.text);
     if (call === null) return null;
     const n = parseName(call[1] ?? '');
     if (n === null) return null;
-    return draft([`${who} prefers to be called ${n}`, `${who} goes by the name ${n}`], 'personal', 0.86);
+    return draft(
+      [
+        `${who} prefers to be called ${n}`,
+        `${who} goes by the name ${n}`,
+        `${n} is what ${who} likes to be called`,
+      ],
+      'personal',
+      0.86,
+    );
   },
 };
 
@@ -165,14 +177,24 @@ const birthday: Rule = {
     if (born === null) return null;
     const when = born[2] ?? '';
     if (/^(?:19|20)\d\d$/.test(when.trim()))
-      return draft([`${who} was born in ${when.trim()}`], 'personal', 0.86);
+      return draft(
+        [`${who} was born in ${when.trim()}`, `${who}'s birth year is ${when.trim()}`],
+        'personal',
+        0.86,
+      );
     const phrase = birthdayPhrase(when, batchDate);
     if (phrase !== null)
       return draft([`${who} was born ${phrase}`, `${who}'s birthday is ${phrase}`], 'personal', 0.86);
     const p = cleanObject(when, { maxWords: 4 });
     if (p === null || born[1]?.toLowerCase() !== 'in') return null;
     const where = titleCase(p);
-    return draft([`${who} was born in ${where}`], 'personal', 0.86, { name: where, kind: 'place' }, 'from');
+    return draft(
+      [`${who} was born in ${where}`, `${where} is where ${who} was born`],
+      'personal',
+      0.86,
+      { name: where, kind: 'place' },
+      'from',
+    );
   },
 };
 
@@ -192,7 +214,11 @@ const allergy: Rule = {
     if (object === null) return null;
     const e = entityName(object);
     return draft(
-      [`${who} is allergic to ${object}`, `${who} has an allergy to ${object}`],
+      [
+        `${who} is allergic to ${object}`,
+        `${who} has an allergy to ${object}`,
+        fronted(object, `trigger an allergic reaction in ${who}`),
+      ],
       'personal',
       0.9,
       e === null ? null : { name: e, kind: 'concept' },

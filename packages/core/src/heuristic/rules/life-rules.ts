@@ -1,8 +1,11 @@
 /** Learning, pets, habits given up, games and instruments, long-running activities. */
 import {
+  capitalize,
   cleanObject,
   entityName,
   flipPronouns,
+  fronted,
+  gerund,
   guessKind,
   isGeneric,
   predicateThirdPerson,
@@ -27,7 +30,11 @@ const learning: Rule = {
     const thing = howTo ? `how to ${object}` : object;
     const e = howTo ? null : entityName(object);
     return draft(
-      [`${name} is learning ${thing}`, `${name} is currently studying ${thing}`],
+      [
+        `${name} is learning ${thing}`,
+        `${name} is currently studying ${thing}`,
+        fronted(thing, `is something ${name} is learning`),
+      ],
       'interests',
       0.8,
       e === null ? null : { name: e, kind: guessKind(e) },
@@ -117,7 +124,11 @@ const quit: Rule = {
     const isJob = /\b(?:job|work|position|role)\b/i.test(object);
     const e = isJob || isGeneric(object) ? null : entityName(object);
     return draft(
-      [`${name} ${verb} ${object}`, `${name} has given up ${object}`],
+      [
+        `${name} ${verb} ${object}`,
+        `${name} has given up ${object}`,
+        fronted(object, `is something ${name} gave up`),
+      ],
       isJob ? 'professional' : 'personal',
       0.82,
       e === null ? null : { name: e, kind: guessKind(e) },
@@ -147,12 +158,24 @@ const noLonger: Rule = {
           ? `no longer has ${predicate}`
           : `no longer ${predicateThirdPerson(flipPronouns(predicate))}`;
     const category = /^(?:work|live)/i.test(predicate) ? 'personal' : 'preferences';
-    return draft([`${name} ${phrase}`], category, 0.8);
+    const [verb = '', ...rest] = flipPronouns(predicate).split(' ');
+    const stopped =
+      lead === 'am not'
+        ? `${name} has stopped being ${predicate}`
+        : lead === 'have not'
+          ? `${name} has given up ${predicate}`
+          : `${name} has stopped ${[gerund(verb), ...rest].join(' ')}`;
+    const activity = lead === undefined ? [gerund(verb), ...rest].join(' ') : predicate;
+    return draft(
+      [`${name} ${phrase}`, stopped, fronted(activity, `is something ${name} gave up`)],
+      category,
+      0.8,
+    );
   },
 };
 
 const PLAY =
-  /^i (?:(?:also|mostly|mainly|usually|often|sometimes|regularly|still|actually|casually|competitively|really) )*(?:play|main) (.+)$/i;
+  /^i (?:(?:also|mostly|mainly|usually|often|sometimes|regularly|still|actually|casually|competitively|really) )*play (.+)$/i;
 
 const plays: Rule = {
   id: 'plays',
@@ -175,7 +198,11 @@ const plays: Rule = {
     const kind = INSTRUMENTS.has(lower) || SPORTS.has(lower) ? 'activity' : 'product';
     const e = entityName(object);
     return draft(
-      [`${name} plays ${object}`, `${name} regularly plays ${object}`],
+      [
+        `${name} plays ${object}`,
+        `${name} regularly plays ${object}`,
+        fronted(object, `is something ${name} plays`),
+      ],
       'interests',
       0.8,
       e === null ? null : { name: e, kind },
@@ -206,7 +233,7 @@ const duration: Rule = {
       const e = entityName(object);
       const playing = /^play/.test(verb);
       return draft(
-        [`${name} ${been}${verb} ${object} ${span}`],
+        [`${name} ${been}${verb} ${object} ${span}`, `${capitalize(span)}, ${name} ${been}${verb} ${object}`],
         'experiences',
         0.82,
         playing && e !== null ? { name: e, kind: guessKind(e) } : null,
@@ -220,8 +247,10 @@ const duration: Rule = {
       /^(?:waiting|trying|looking|sitting|here|stuck|sick|tired|gone|awake|up|busy|online|away)$/.test(what)
     )
       return null;
+    const being = `${/ing$/.test(what) ? '' : 'a '}${what}`;
+    const since = (bare[2] ?? '').toLowerCase();
     return draft(
-      [`${name} has been ${/ing$/.test(what) ? '' : 'a '}${what} ${(bare[2] ?? '').toLowerCase()}`],
+      [`${name} has been ${being} ${since}`, `${capitalize(since)}, ${name} has been ${being}`],
       'experiences',
       0.8,
     );

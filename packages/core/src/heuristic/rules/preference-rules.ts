@@ -1,10 +1,19 @@
 /** Likes, loves, dislikes, preferences and favourites. */
 import type { ProposedEntity } from '../../extraction/extraction-contract.js';
-import { cleanObject, entityName, guessKind, isGeneric } from '../phrase-utils.js';
+import {
+  capitalize,
+  cleanList,
+  cleanObject,
+  entityName,
+  fronted,
+  guessKind,
+  isGeneric,
+  joinList,
+} from '../phrase-utils.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 
 const ADVERB =
-  '(?:really|truly|absolutely|totally|genuinely|honestly|actually|seriously|literally|still|also|just|definitely|def|lowkey|low key|highkey|secretly|do|kinda|kind of|sort of|sorta|pretty much|especially|personally|always|have always|have grown to|grew to|fucking|freaking|so|super|deeply|mostly|now|simply|passionately|generally|usually|mainly|also really|really really)';
+  '(?:really|truly|absolutely|totally|genuinely|honestly|actually|seriously|literally|still|also|just|definitely|def|lowkey|low key|highkey|secretly|do|kinda|kind of|sort of|sorta|pretty much|especially|personally|always|have always|have grown to|grew to|fucking|freaking|so|super|deeply|mostly|now|simply|passionately|generally|usually|mainly)';
 
 interface PreferenceVerb {
   readonly re: string;
@@ -24,7 +33,7 @@ const VERBS: readonly PreferenceVerb[] = [
     positive: false,
   },
   {
-    re: 'do not (?:really |much |particularly )?(?:like|enjoy|care for)|never (?:really )?liked|am not (?:really |a |really a |much of a |the biggest )*(?:big )?fan of|am not (?:really )?into',
+    re: 'do not (?:really |much |particularly )?(?:like|enjoy|care for)|never (?:really )?liked|am not (?:(?:really|a|much of a|the biggest) )*(?:big )?fan of|am not (?:really )?into',
     says: 'dislikes',
     verb: 'dislikes',
     confidence: 0.75,
@@ -80,16 +89,20 @@ const preference: Rule = {
     const m = PREFERENCE.exec(clause.text);
     if (m === null) return null;
     const verb = verbFor(m[1] ?? '');
-    const object = cleanObject(m[2] ?? '');
+    const list = cleanList(m[2] ?? '');
+    const object = list === null ? cleanObject(m[2] ?? '') : joinList(list);
     if (verb === null || object === null) return null;
     const hedged = HEDGE_WORD.test(clause.text.slice(0, m.index + (m[0].length - (m[2]?.length ?? 0))));
     const confidence = verb.confidence - (hedged ? 0.12 : 0);
-    const entity = entityFor(object);
+    const entities = (list ?? [object]).map(entityFor).filter((e): e is ProposedEntity => e !== null);
+    const entity = entities[0] ?? null;
     const activity = entity !== null && entity.kind === 'activity';
     const category = verb.positive && activity ? 'interests' : 'preferences';
     const texts = [`${name} ${verb.says} ${object}`];
     if (verb.positive) texts.push(`${name} is fond of ${object}`, `${name} has a liking for ${object}`);
     else texts.push(`${name} has a dislike of ${object}`);
+    texts.push(fronted(object, `is something ${name} ${verb.says}`));
+    if (list !== null) return { texts, category, confidence, entities, verb: verb.verb, relateAll: true };
     return draft(texts, category, confidence, entity, verb.verb);
   },
 };
@@ -100,7 +113,17 @@ const prefer: Rule = {
     const m = PREFER.exec(clause.text);
     if (m === null) return null;
     const body = m[1] ?? '';
-    const parts = /^to\s/i.test(body) ? [body] : body.split(COMPARATOR);
+    if (/^(?:not|that|when|if|how|it|this)\b/i.test(body)) return null;
+    if (/^to\s/i.test(body)) {
+      const action = cleanObject(body.slice(3));
+      if (action === null) return null;
+      return draft(
+        [`${name} prefers to ${action}`, `${name} would rather ${action}`, `${name} likes to ${action}`],
+        'preferences',
+        0.8,
+      );
+    }
+    const parts = body.split(COMPARATOR);
     const first = cleanObject(parts[0] ?? '');
     if (first === null) return null;
     const second = parts.length > 1 ? cleanObject(parts.slice(1).join(' ')) : null;
@@ -141,7 +164,7 @@ const favorite: Rule = {
     const value = cleanObject(valueRaw, { maxWords: 6 });
     if (kind === null || value === null || /^(?:thing|part|one|person)$/i.test(kind)) return null;
     const texts = [
-      `${value} is ${name}'s favorite ${kind}`,
+      `${capitalize(value)} is ${name}'s favorite ${kind}`,
       `${name}'s favorite ${kind} is ${value}`,
       `${name} names ${value} as their favorite ${kind}`,
     ];
@@ -161,7 +184,11 @@ const onEverything: Rule = {
     if (object === null) return null;
     const entity = entityFor(object);
     return draft(
-      [`${name} loves ${object} and puts it on nearly all food`, `${name} loves ${object}`],
+      [
+        `${name} loves ${object} and puts it on nearly all food`,
+        `${name} loves ${object}`,
+        fronted(object, `goes on almost everything ${name} eats`),
+      ],
       'preferences',
       0.84,
       entity === null ? null : { name: entity.name, kind: 'product' },
@@ -170,5 +197,28 @@ const onEverything: Rule = {
   },
 };
 
+const NO_GOING_BACK =
+  /^i (?:(?:just|really|honestly|simply) )*(?:cannot|can never|will never) go back to (.+?) (?:after|since) (?:using|trying|getting|switching to|having) (?:my |a |the |an )?(?:(?:new|shiny|first) )?(.+)$/i;
+
+const noGoingBack: Rule = {
+  id: 'no-going-back',
+  match(clause: Clause, { name }): Draft | null {
+    const m = NO_GOING_BACK.exec(clause.text);
+    if (m === null) return null;
+    const old = cleanObject(m[1] ?? '', { maxWords: 4 });
+    const rawNew = (m[2] ?? '').replace(/\s+ones?$/i, (one) => ` ${(old ?? '').split(' ').pop() ?? one}`);
+    const chosen = cleanObject(rawNew, { maxWords: 4 });
+    if (old === null || chosen === null) return null;
+    const entity = entityFor(chosen);
+    return draft(
+      [`${name} prefers ${chosen} over ${old}`, `${name} would pick ${chosen} over ${old}`],
+      'preferences',
+      0.82,
+      entity,
+      'prefers',
+    );
+  },
+};
+
 /** Order matters: "my favorite" and "I prefer" before the generic verb rule. */
-export const PREFERENCE_RULES: readonly Rule[] = [favorite, prefer, onEverything, preference];
+export const PREFERENCE_RULES: readonly Rule[] = [favorite, prefer, onEverything, noGoingBack, preference];

@@ -1,16 +1,16 @@
 /** Partners, family and friends, relationship status; and stated goals. */
-import { cleanObject, flipPronouns, titleCase } from '../phrase-utils.js';
+import { cleanObject, flipPronouns, fronted, titleCase } from '../phrase-utils.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 import { KIN, PROFESSIONS } from '../word-lists.js';
 
 const KIN_WORDS = [...KIN].sort((a, b) => b.length - a.length).join('|');
 const STATUS =
-  /^i am (?:(?:now|finally|officially|happily|still|recently|also|so) )*(getting married|engaged|married|single|divorced|widowed|in a relationship|seeing someone|getting divorced)(?: (?:to|with) (.+))?$/i;
+  /^i am (?:(?:now|finally|officially|happily|still|recently|also|so) )*(getting married|engaged|married|single|divorced|widowed|in a relationship|seeing someone|getting divorced)(?: (?:to|with) (.+?))?(?: (next \w+|this \w+|in \w+|soon|tomorrow|on \w+(?: \d+\w*)?))?$/i;
 const EVENT =
   /^i (?:(?:just|finally|recently|officially) )*(got married|got engaged|got divorced|broke up with (?:my )?(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?))$/i;
 const DATING = /^i am (?:(?:now|currently|still|happily) )*dating (.+)$/i;
 const HAVE_KIN = new RegExp(
-  `^i have (an?|one|two|three|four|five|\\d) (${KIN_WORDS}|kids|children|siblings|brothers|sisters|sons|daughters)(?: (?:named|called) ([a-z][\\w'-]*))?$`,
+  `^i have (an?|one|two|three|four|five|\\d) (?:(?:younger|older|little|big|baby|twin|step|half) )?(${KIN_WORDS}|kids|children|siblings|brothers|sisters|sons|daughters)(?: (?:named|called) ([a-z][\\w'-]*))?$`,
   'i',
 );
 const KIN_NAMED = new RegExp(`^my (${KIN_WORDS})(?:'s name is| is named| is called) ([a-z][\\w'-]*)$`, 'i');
@@ -28,7 +28,13 @@ const status: Rule = {
       const state = (s[1] ?? '').toLowerCase();
       const partner = s[2] === undefined ? null : cleanObject(s[2], { maxWords: 3 });
       const tail = partner === null ? '' : ` ${state === 'in a relationship' ? 'with' : 'to'} ${partner}`;
-      return draft([`${name} is ${state}${tail}`], 'relationships', 0.85);
+      const when = s[3] === undefined ? '' : ` ${s[3].toLowerCase()}`;
+      const texts = [
+        `${name} is ${state}${tail}${when}`,
+        `${name}'s relationship status: ${state}${tail}${when}`,
+      ];
+      if (state === 'getting married') texts.splice(1, 0, `${name} has a wedding coming up${when}`);
+      return draft(texts, 'relationships', 0.85);
     }
     const e = EVENT.exec(c.text);
     if (e !== null)
@@ -56,8 +62,12 @@ const family: Rule = {
       const kin = (have[2] ?? '').toLowerCase();
       const called = have[3] === undefined ? '' : ` named ${titleCase(have[3])}`;
       const person = have[3] === undefined ? null : { name: titleCase(have[3]), kind: 'person' as const };
+      const alt =
+        person === null
+          ? `${name} is someone with ${count === 'one' ? 'a' : count} ${kin}`
+          : `${person.name} is ${name}'s ${kin}`;
       return draft(
-        [`${name} has ${count === 'one' ? 'a' : count} ${kin}${called}`],
+        [`${name} has ${count === 'one' ? 'a' : count} ${kin}${called}`, alt],
         'relationships',
         0.85,
         person,
@@ -86,7 +96,11 @@ const family: Rule = {
       const noun = predicate.split(' ').pop()?.toLowerCase() ?? '';
       if (!PROFESSIONS.has(noun)) return null;
     }
-    return draft([`${name}'s ${kin} ${predicate}`], 'relationships', 0.78);
+    return draft(
+      [`${name}'s ${kin} ${predicate}`, `${name} has a ${kin} who ${predicate}`],
+      'relationships',
+      0.78,
+    );
   },
 };
 
@@ -112,7 +126,14 @@ const goals: Rule = {
       const what = cleanObject(t[2] ?? '', { maxWords: 6 });
       return what === null
         ? null
-        : draft([`${name} is ${(t[1] ?? '').toLowerCase()} ${what}`], 'goals', 0.76);
+        : draft(
+            [
+              `${name} is ${(t[1] ?? '').toLowerCase()} ${what}`,
+              fronted(what, `is what ${name} is ${(t[1] ?? '').toLowerCase()}`),
+            ],
+            'goals',
+            0.76,
+          );
     }
     const b = BECOME.exec(c.text);
     if (b === null) return null;

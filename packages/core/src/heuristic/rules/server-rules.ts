@@ -27,7 +27,7 @@ const EVENT = new RegExp(
   'i',
 );
 const RECURRING =
-  /^(?:here |in this server |on this server )?we (?:(?:usually|always|all|normally|typically) )*(meet|play|stream|hang out|watch|gather|hop on|get together|do|have|host|run|hold) (.*?)\b(every (?:other )?\w+(?: (?:at|night|morning|evening) [\w:]+)?|on (?:mon|tues|wednes|thurs|fri|satur|sun)days(?: at [\w:]+)?|weekly|monthly)$/i;
+  /^(?:here |in this server |on this server )?we (?:(?:usually|always|all|normally|typically) )*(meet|play|stream|hang out|watch|gather|hop on|get together|do|have|host|run|hold) (.*?)\b(every (?:other )?\w+(?: (?:night|morning|evening|afternoon))?(?: at [\w:]+(?: ?[ap]m)?)?|on (?:mon|tues|wednes|thurs|fri|satur|sun)days(?: at [\w:]+)?|weekly|monthly)$/i;
 const ABOUT =
   /^(?:this|the|our) (?:server|community|discord|guild|group) is (?:(?:all|mostly|basically|just|primarily|mainly) )*(?:about|for) (.+)$/i;
 const EVERYONE_HERE =
@@ -62,7 +62,7 @@ export function matchServerFact(sentence: string, batchDate: string): Draft | nu
     return draft(
       [
         `The server's ${what} ${shownVerb} ${when}`,
-        `${capitalize(what)} for the server community ${shownVerb} ${when}`,
+        `The server community has ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} that ${shownVerb} ${when}`,
       ],
       'events',
       0.8,

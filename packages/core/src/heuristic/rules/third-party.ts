@@ -77,7 +77,7 @@ export function resolveSubject(clause: string, ctx: SubjectContext): ClauseSubje
     thirdParty: false,
     text,
   });
-  if (/^(?:i|my)\b/i.test(clause)) return self(clause);
+  if (/^(?:i|my|call me)\b/i.test(clause)) return self(clause);
   const byLength = [...ctx.others].sort((a, b) => b.name.length - a.name.length);
   for (const member of byLength) {
     const m = new RegExp(`^@?${escapeRe(member.name)}(?=$|[\\s,:'!])[,:!]?\\s*`, 'i').exec(clause);
@@ -94,6 +94,10 @@ export function resolveSubject(clause: string, ctx: SubjectContext): ClauseSubje
     const second = fromSecondPerson(clause);
     if (second !== null)
       return { token: ctx.addressee.token, name: ctx.addressee.name, thirdParty: true, text: second };
+  }
+  // "blue is my favorite color": first person later in the clause, nobody else named first.
+  if (/\b(?:my|me)\b/i.test(clause) && !/^(?:you|your|he|she|they|we|it|this|that)\b/i.test(clause)) {
+    return self(clause);
   }
   return null;
 }

@@ -1,24 +1,8 @@
-/** Where someone lives or comes from, where they work and what they do, where they study. */
-import { cleanObject, entityName, isGeneric, titleCase } from '../phrase-utils.js';
+/** Where someone works and what they do, where and what they study. */
+import { cleanObject, entityName, fronted, isGeneric, titleCase } from '../phrase-utils.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 import { PROFESSIONS, SCHOOL_WORD } from '../word-lists.js';
-
-const NOW = '(?:(?:currently|now|still|actually|also|just|recently|finally|officially|happily) )*';
-const PLACE_TAIL =
-  /\s+(?:now|these days|at the moment|for (?:now|a while|\d+|a|an|over|about|almost|like|the past|the last) .*|since .*|with .*|near .*|and .*|right now|atm|rn|lol|haha\w*)$/i;
-const NOT_A_PLACE =
-  /^(?:here|there|a house|an apartment|a flat|a dorm|my car|a van|the same|the area|the middle of nowhere|hell|pain)$/i;
-
-function place(raw: string): string | null {
-  const object = cleanObject(raw.replace(PLACE_TAIL, ''), { maxWords: 5 });
-  if (object === null || NOT_A_PLACE.test(object) || /^(?:to|with|by)\b/i.test(object)) return null;
-  return titleCase(object.replace(/^the /i, 'the '));
-}
-
-function placeEntity(p: string) {
-  const name = entityName(p);
-  return name === null || isGeneric(p) ? null : ({ name, kind: 'place' } as const);
-}
+import { NOW } from './rule-patterns.js';
 
 function org(raw: string): string | null {
   const object = cleanObject(raw, { maxWords: 6, indefiniteThis: true });
@@ -31,76 +15,6 @@ function orgEntity(o: string) {
   const name = entityName(o);
   return name === null || isGeneric(o) ? null : ({ name, kind: 'org' } as const);
 }
-
-const LIVE = new RegExp(
-  `^i ${NOW}(?:live|reside|am living|am based|have lived|have been living) (?:in|on|near) (.+)$`,
-  'i',
-);
-const FROM = /^i am (?:originally |actually |born and raised |also )?from (.+)$/i;
-const MOVED = new RegExp(`^i ${NOW}(?:have )?(?:moved|relocated) (?:back |over |out )?to (.+)$`, 'i');
-const MOVING =
-  /^i am (?:(?:finally|officially|actually) )?(?:moving|relocating) (?:back |over |out )?to (.+)$/i;
-const HOMETOWN = /^my (?:home ?town|home city|city) is (.+)$/i;
-
-const residence: Rule = {
-  id: 'residence',
-  match(c: Clause, { name }): Draft | null {
-    const live = LIVE.exec(c.text) ?? HOMETOWN.exec(c.text);
-    if (live !== null) {
-      const p = place(live[1] ?? '');
-      if (p === null) return null;
-      return draft(
-        [`${name} lives in ${p}`, `${name} is based in ${p}`],
-        'personal',
-        0.88,
-        placeEntity(p),
-        'lives_in',
-      );
-    }
-    const moved = MOVED.exec(c.text);
-    if (moved !== null) {
-      const p = place(moved[1] ?? '');
-      if (p === null) return null;
-      return draft(
-        [`${name} moved to ${p}`, `${name} relocated to ${p}`],
-        'personal',
-        0.88,
-        placeEntity(p),
-        'lives_in',
-      );
-    }
-    const from = FROM.exec(c.text);
-    if (from !== null) {
-      const p = place(from[1] ?? '');
-      if (p === null) return null;
-      return draft(
-        [`${name} is from ${p}`, `${name} comes from ${p}`],
-        'personal',
-        0.86,
-        placeEntity(p),
-        'from',
-      );
-    }
-    return null;
-  },
-};
-
-const moving: Rule = {
-  id: 'moving',
-  temporalOk: true,
-  match(c: Clause, { name }): Draft | null {
-    const m = MOVING.exec(c.text);
-    if (m === null) return null;
-    const when =
-      /\b(?:tomorrow|next \w+|this \w+|in \w+ (?:days|weeks|months)|soon|in (?:january|february|march|april|may|june|july|august|september|october|november|december))\b/i.exec(
-        m[1] ?? '',
-      );
-    const p = place((m[1] ?? '').replace(/\s+(?:tomorrow|next \w+|this \w+|in .+|soon)$/i, ''));
-    if (p === null) return null;
-    const suffix = when === null ? '' : ` ${when[0].toLowerCase()}`;
-    return draft([`${name} is moving to ${p}${suffix}`], 'personal', 0.76, placeEntity(p), null);
-  },
-};
 
 const WORK_AT = new RegExp(
   `^i ${NOW}(?:work|am working|have worked|have been working) (at|for|in) (.+?)(?: as (?:an? )?(.+))?$`,
@@ -138,10 +52,22 @@ function jobDraft(name: string, title: string | null, prep: string, orgRaw: stri
   const verbPrep = prep.toLowerCase() === 'for' ? 'for' : 'at';
   const texts =
     title === null
-      ? [`${name} works ${verbPrep} ${o}`, `${name} is employed ${verbPrep === 'for' ? 'by' : 'at'} ${o}`]
+      ? [
+          `${name} works ${verbPrep} ${o}`,
+          `${name} is employed ${verbPrep === 'for' ? 'by' : 'at'} ${o}`,
+          fronted(o ?? '', `is where ${name} works`),
+        ]
       : o === null
-        ? [`${name} works as ${article(title)}`, `${name} has a job as ${article(title)}`]
-        : [`${name} works ${verbPrep} ${o} as ${article(title)}`, `${name} is ${article(title)} at ${o}`];
+        ? [
+            `${name} works as ${article(title)}`,
+            `${name} has a job as ${article(title)}`,
+            `By profession ${name} is ${article(title)}`,
+          ]
+        : [
+            `${name} works ${verbPrep} ${o} as ${article(title)}`,
+            `${name} is ${article(title)} at ${o}`,
+            fronted(o ?? '', `employs ${name} as ${article(title)}`),
+          ];
   return draft(
     texts,
     'professional',
@@ -170,7 +96,11 @@ const job: Rule = {
       const o = org(started[1] ?? '');
       if (o === null) return null;
       return draft(
-        [`${name} started working at ${o}`, `${name} has a new job at ${o}`],
+        [
+          `${name} started working at ${o}`,
+          `${name} has a new job at ${o}`,
+          fronted(o, `is where ${name} started working`),
+        ],
         'professional',
         0.84,
         orgEntity(o),
@@ -183,7 +113,7 @@ const job: Rule = {
       const o = promoted[2] === undefined ? null : org(promoted[2]);
       const tail = `${title === null ? '' : ` to ${title}`}${o === null ? '' : ` at ${o}`}`;
       return draft(
-        [`${name} was promoted${tail}`],
+        [`${name} was promoted${tail}`, `${name} earned a promotion${tail}`],
         'professional',
         0.84,
         o === null ? null : orgEntity(o),
@@ -216,7 +146,9 @@ const GRADUATED = new RegExp(`^i ${NOW}graduated (?:from )?(.+)$`, 'i');
 function school(raw: string): string | null {
   const o = cleanObject(raw, { maxWords: 6, indefiniteThis: true });
   if (o === null) return null;
-  return isGeneric(o) ? o : titleCase(o).replace(/\bUni\b/, 'university');
+  if (isGeneric(o)) return o;
+  if (/^[a-z]{2,4}$/.test(o) && !/^(?:uni|home|work)$/.test(o)) return o.toUpperCase();
+  return titleCase(o).replace(/\bUni\b/, 'university');
 }
 
 const study: Rule = {
@@ -227,7 +159,7 @@ const study: Rule = {
       const s = school(at[1] ?? '');
       if (s === null) return null;
       return draft(
-        [`${name} studies at ${s}`, `${name} is a student at ${s}`],
+        [`${name} studies at ${s}`, `${name} is a student at ${s}`, fronted(s, `is where ${name} studies`)],
         'professional',
         0.85,
         orgEntity(s),
@@ -242,8 +174,16 @@ const study: Rule = {
       if (subject === null || (st[2] !== undefined && s === null)) return null;
       const texts =
         s === null
-          ? [`${name} studies ${subject}`, `${name} is a student of ${subject}`]
-          : [`${name} studies ${subject} at ${s}`, `${name} is studying ${subject} at ${s}`];
+          ? [
+              `${name} studies ${subject}`,
+              `${name} is a student of ${subject}`,
+              fronted(subject, `is what ${name} studies`),
+            ]
+          : [
+              `${name} studies ${subject} at ${s}`,
+              `${name} is studying ${subject} at ${s}`,
+              fronted(s, `is where ${name} studies ${subject}`),
+            ];
       return draft(
         texts,
         'professional',
@@ -261,7 +201,7 @@ const study: Rule = {
       const s = school(attend[1] ?? '');
       if (s === null) return null;
       return draft(
-        [`${name} attends ${s}`, `${name} is a student at ${s}`],
+        [`${name} attends ${s}`, `${name} is a student at ${s}`, fronted(s, `is where ${name} studies`)],
         'professional',
         0.84,
         orgEntity(s),
@@ -272,10 +212,16 @@ const study: Rule = {
     if (grad !== null) {
       const s = school(grad[1] ?? '');
       if (s === null || /^(?:today|yesterday|last|this)\b/i.test(s)) return null;
-      return draft([`${name} graduated from ${s}`], 'professional', 0.84, orgEntity(s), null);
+      return draft(
+        [`${name} graduated from ${s}`, `${name} is a graduate of ${s}`],
+        'professional',
+        0.84,
+        orgEntity(s),
+        null,
+      );
     }
     return null;
   },
 };
 
-export const PLACE_WORK_RULES: readonly Rule[] = [residence, moving, job, study];
+export const WORK_STUDY_RULES: readonly Rule[] = [job, study];
