@@ -7,6 +7,7 @@ import {
   type MessageActionRowComponentBuilder,
   StringSelectMenuBuilder,
 } from 'discord.js';
+import { MESSAGE_LIMIT } from '../text/split-message.js';
 import {
   type CommandContext,
   type ComponentContext,
@@ -68,9 +69,16 @@ async function pickerPage(
         .setStyle(ButtonStyle.Secondary),
     );
   buttons.push(cancelButton(ctx));
-  const lines = page.items.map((fact, i) => factLine(fact, i + 1));
-  let content = `**Which memory should I forget?**\n${lines.join('\n')}`;
-  if (content.length > 2000) content = `${content.slice(0, 1990)}…`;
+  const header = '**Which memory should I forget?**';
+  let content = header;
+  for (const [i, fact] of page.items.entries()) {
+    const line = factLine(fact, i + 1);
+    if (content.length + line.length + 3 > MESSAGE_LIMIT) {
+      content += '\n…';
+      break;
+    }
+    content += `\n${line}`;
+  }
   return {
     content,
     components: [

@@ -4,6 +4,8 @@ import { registerAlias } from '../core-compat.js';
 import { NO_PINGS, type SlashContext, say } from './command-context.js';
 import { plain } from './format.js';
 
+const FALLBACK_ATTACHMENT_LIMIT = 8 * 1024 * 1024;
+
 /** `/memory remember text` — a manual fact about the invoker (core tier, never decays). */
 export async function rememberCommand(ctx: SlashContext): Promise<void> {
   const text = ctx.interaction.options.getString('text', true);
@@ -50,7 +52,15 @@ export async function optOutCommand(ctx: SlashContext): Promise<void> {
 /** `/memory export` — the invoker's own data as a JSON file. */
 export async function exportCommand(ctx: SlashContext): Promise<void> {
   const data = await ctx.memory.admin.exportUser({ guildId: ctx.guildId, userId: ctx.invokerId });
-  const file = new AttachmentBuilder(Buffer.from(JSON.stringify(data, null, 2), 'utf8'), {
+  const bytes = Buffer.from(JSON.stringify(data, null, 2), 'utf8');
+  // Older discord.js versions do not expose the limit; 8 MiB is Discord's smallest.
+  const limit = Number(ctx.interaction.attachmentSizeLimit) || FALLBACK_ATTACHMENT_LIMIT;
+  if (bytes.length > limit)
+    return void (await say(
+      ctx,
+      'Your export is larger than Discord lets me attach here; a server admin can export it for you.',
+    ));
+  const file = new AttachmentBuilder(bytes, {
     name: `memory-export-${ctx.guildId}-${ctx.invokerId}.json`,
     description: 'Everything the bot stores about you in this server',
   });
