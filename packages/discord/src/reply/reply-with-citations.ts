@@ -41,7 +41,7 @@ export async function replyWithCitations(
     const previous = sent.at(-1);
     const reply = previous
       ? await previous.reply({ content: part, allowedMentions: { parse: [], repliedUser: false } })
-      : await message.reply({ content: part, allowedMentions });
+      : await message.reply({ content: part, allowedMentions, failIfNotExists: false });
     sent.push(reply);
     await memory.conversation.recordReply({
       guildId: memoryGuildId(message),
