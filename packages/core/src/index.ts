@@ -22,6 +22,7 @@ export {
   polarityOf,
   relationBaseWeight,
 } from './graph/weights.js';
+export * from './heuristic/index.js';
 export * from './identity/index.js';
 export * from './llm/index.js';
 export * from './memory/index.js';

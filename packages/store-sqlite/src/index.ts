@@ -1,1 +1,12 @@
-export const packageName = '@permafrost/store-sqlite';
+import { registerStoreFactory, sqlitePath } from '@permafrost/core';
+import { createSqliteStore } from './sqlite-store.js';
+
+/** @internal Schema tooling, exported for upgrade tests and the CLI doctor. */
+export { LATEST_SCHEMA_VERSION, migrateDatabase, schemaVersion } from './migrations/index.js';
+export { ftsMatchExpression } from './sql/fts-query.js';
+export { createSqliteStore, SQLITE_CAPABILITIES, type SqliteStoreOptions } from './sqlite-store.js';
+
+// Importing the package makes `sqlite://` storage URLs work in createMemory().
+registerStoreFactory('sqlite', (url, options) =>
+  createSqliteStore({ path: sqlitePath(url), ...(options.logger ? { logger: options.logger } : {}) }),
+);

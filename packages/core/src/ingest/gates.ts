@@ -1,6 +1,6 @@
+import { sequenceRatio } from '../heuristic/sequence-ratio.js';
 import { normalizeText } from '../text/analyze.js';
 import { DURABLE_MARKERS } from './noise-gate.js';
-import { copyRatio } from './similarity.js';
 
 export type GateVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 const pass: GateVerdict = { ok: true };
@@ -78,7 +78,7 @@ export function plagiarismGate(text: string, cited: readonly string[], ratio = 0
   for (const source of cited) {
     const b = normalizeText(source.replace(URL_RE, ''));
     if (a === b) return reject('raw_copy');
-    if (a.length > 20 && b.length > 20 && copyRatio(a, b) >= ratio) return reject('near_copy');
+    if (a.length > 20 && b.length > 20 && sequenceRatio(a, b) >= ratio) return reject('near_copy');
   }
   return pass;
 }

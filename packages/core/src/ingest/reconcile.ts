@@ -6,12 +6,13 @@ import {
   ReconcileKind,
   reconcileOutputSchema,
 } from '../extraction/task-contracts.js';
+import { polarityFlip } from '../heuristic/aspects.js';
+import { STATE_CHANGE } from '../heuristic/reconcile.js';
 import { MeterPurpose } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import { queryTerms } from '../text/analyze.js';
 import type { Candidate } from './candidate.js';
-import { contradicts, STATE_CHANGE } from './contradiction.js';
 import type { IngestDeps } from './deps.js';
 import { RECONCILE_JSON_SCHEMA, renderReconcilePrompt } from './reconcile-prompt.js';
 import { callStructured } from './structured-call.js';
@@ -94,9 +95,7 @@ export async function reconcile(
     const { colliding: neighbours, related } = await neighbourPool(deps, guildId, candidate, vector, cfg);
     // A deterministic contradiction (state change or polarity flip on the same aspect) wins over
     // lexical similarity: "quit the barista job" is close to "works as a barista" but retires it.
-    const contradicted = related.find((f) =>
-      contradicts(candidate.text, f.text, options.subjectName(candidate.subjectId)),
-    );
+    const contradicted = related.find((f) => polarityFlip(candidate.text, f.text));
     if (contradicted) {
       actions.push({
         kind: 'invalidate',

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
+import { polarityFlip, sameAspect } from '../../src/heuristic/aspects.js';
 import { mineFactAlias, mineSelfAliases } from '../../src/ingest/alias-mining.js';
-import { contradicts, sharedAspect } from '../../src/ingest/contradiction.js';
 import { parseJsonObject } from '../../src/ingest/json-repair.js';
-import { copyRatio } from '../../src/ingest/similarity.js';
 import { assignTier } from '../../src/ingest/tiers.js';
 
 describe('tolerant JSON parsing', () => {
@@ -43,27 +42,25 @@ describe('alias mining', () => {
   });
 });
 
-describe('deterministic contradiction rule', () => {
+describe('deterministic contradiction rule (used by reconcile)', () => {
   it('retires a residence after a move', () => {
-    expect(sharedAspect('Alice moved to Seattle', 'Alice lives in Omaha')).toBe('residence');
-    expect(contradicts('Alice moved to Seattle', 'Alice lives in Omaha', 'Alice')).toBe(true);
+    expect(sameAspect('Alice moved to Seattle', 'Alice lives in Omaha')).toBe(true);
+    expect(polarityFlip('Alice moved to Seattle', 'Alice lives in Omaha')).toBe(true);
   });
   it('retires a preference when polarity flips on the same object', () => {
-    expect(contradicts('Alice quit energy drinks', 'Alice loves energy drinks', 'Alice')).toBe(true);
-    expect(contradicts('Alice no longer likes Red Bull', 'Alice loves Red Bull', 'Alice')).toBe(true);
+    expect(polarityFlip('Alice quit energy drinks', 'Alice loves energy drinks')).toBe(true);
+    expect(polarityFlip('Alice no longer likes Red Bull', 'Alice loves Red Bull')).toBe(true);
+    expect(
+      polarityFlip(
+        'Alice quit her job as a barista at the campus cafe',
+        'Alice works as a barista at the campus cafe',
+      ),
+    ).toBe(true);
   });
   it('leaves unrelated or compatible facts alone', () => {
-    expect(contradicts('Alice quit energy drinks', 'Alice loves hiking', 'Alice')).toBe(false);
-    expect(contradicts('Alice loves tea', 'Alice loves coffee', 'Alice')).toBe(false);
-    expect(contradicts('Alice works at Acme', 'Alice lives in Omaha', 'Alice')).toBe(false);
-  });
-});
-
-describe('copy ratio', () => {
-  it('is 1 for equal strings and falls with edits', () => {
-    expect(copyRatio('abc', 'abc')).toBe(1);
-    expect(copyRatio('abcd', 'abxd')).toBeCloseTo(0.75, 5);
-    expect(copyRatio('', 'a')).toBe(0);
+    expect(polarityFlip('Alice quit energy drinks', 'Alice loves hiking')).toBe(false);
+    expect(polarityFlip('Alice loves tea', 'Alice loves coffee')).toBe(false);
+    expect(polarityFlip('Alice works at Acme', 'Alice lives in Omaha')).toBe(false);
   });
 });
 

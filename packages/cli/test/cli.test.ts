@@ -1,0 +1,106 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemory } from '@permafrost/core';
+import '@permafrost/store-sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
+const GUILD = '800000000000000001';
+const ALICE = '810000000000000001';
+const BOB = '810000000000000002';
+let dir: string;
+let db: string;
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(async () => {
+  execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/cli'], { cwd: root, stdio: 'ignore' });
+  dir = mkdtempSync(join(tmpdir(), 'permafrost-cli-'));
+  db = join(dir, 'memory.db');
+  const memory = createMemory({ storage: `sqlite://${db}`, workers: { enabled: false }, llm: null });
+  await memory.facts.remember({
+    guildId: GUILD,
+    subjectId: ALICE,
+    text: 'Alice keeps bees in her garden',
+    subjectUsername: 'alice',
+  });
+  await memory.facts.remember({ guildId: GUILD, subjectId: BOB, text: 'Bob restores vintage motorcycles' });
+  await memory.close();
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('permafrost CLI (real process, real SQLite file)', () => {
+  it('prints help and fails on unknown commands with a usage exit code', () => {
+    expect(cli('help')).toMatchObject({ code: 0 });
+    const bad = cli('frobnicate');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('unknown command');
+  });
+
+  it('inspects facts and aliases as a table and as JSON', () => {
+    const table = cli('inspect', '--db', db, '--guild', GUILD);
+    expect(table.code).toBe(0);
+    expect(table.out).toContain('Alice keeps bees in her garden');
+    const json = JSON.parse(cli('inspect', '--db', db, '--guild', GUILD, '--user', BOB, '--json').out);
+    expect(json.facts.map((f: { text: string }) => f.text)).toEqual(['Bob restores vintage motorcycles']);
+  });
+
+  it('reports a missing required flag with code 2 and a hint, without a stack', () => {
+    const r = cli('stats', '--db', db);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--guild is required');
+    expect(r.err).not.toContain('    at ');
+  });
+
+  it('exports, then imports into a fresh file with identical content', () => {
+    expect(cli('export', '--db', db, '--guild', GUILD, '--out', 'export.json').code).toBe(0);
+    const fresh = join(dir, 'fresh.db');
+    const imported = cli('import', '--db', fresh, '--file', 'export.json', '--json');
+    expect(imported.code).toBe(0);
+    expect(JSON.parse(imported.out)).toMatchObject({ facts: 2 });
+    const a = JSON.parse(cli('inspect', '--db', db, '--guild', GUILD, '--json').out);
+    const b = JSON.parse(cli('inspect', '--db', fresh, '--guild', GUILD, '--json').out);
+    expect(b).toEqual(a);
+  });
+
+  it('purges only with --yes; the dry run changes nothing', () => {
+    const dry = cli('purge', '--db', db, '--guild', GUILD, '--user', ALICE, '--json');
+    expect(JSON.parse(dry.out)).toMatchObject({ dryRun: true, facts: 1 });
+    expect(cli('inspect', '--db', db, '--guild', GUILD).out).toContain('bees');
+    const real = cli('purge', '--db', db, '--guild', GUILD, '--user', ALICE, '--yes', '--json');
+    expect(JSON.parse(real.out)).toMatchObject({ dryRun: false, facts: 1, aliases: 1 });
+    expect(cli('inspect', '--db', db, '--guild', GUILD).out).not.toContain('bees');
+  });
+
+  it('sets and reads opt-out', () => {
+    expect(cli('optout', '--db', db, '--guild', GUILD, '--user', BOB, 'on').out).toContain('on');
+    expect(cli('optout', '--db', db, '--guild', GUILD, '--user', BOB).out).toContain('on');
+    expect(cli('optout', '--db', db, '--guild', GUILD, '--user', BOB, 'maybe').code).toBe(2);
+  });
+
+  it('prints an error code and hint for a bad config file', () => {
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ retrieval: { topK: -1 } }));
+    const r = cli('stats', '--db', db, '--guild', GUILD, '--config', 'bad.json');
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('CONFIG_INVALID');
+    expect(r.err).toContain('retrieval.topK');
+  });
+
+  it('runs one cron tick in worker mode', () => {
+    const r = cli('run-pending', '--db', db, '--once', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ batches: 0, interrupted: false });
+    expect(readFileSync(db).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,113 @@
+import { indexTerms, type StoredMessage } from '@permafrost/core';
+import type { SqliteConnection } from './connection.js';
+import { MESSAGE_COLUMNS, type MessageRow, messageFromRow, messageParams } from './rows/message-row.js';
+import { ftsDocument } from './sql/fts-query.js';
+import type { VecTable } from './vec-table.js';
+
+const INSERT_MESSAGE = `INSERT INTO messages (${MESSAGE_COLUMNS.join(', ')})
+  VALUES (${MESSAGE_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+
+/** Rows whose raw content is searchable: stored raw, and not a private session entry. */
+const searchable = (m: Pick<StoredMessage, 'rawStored' | 'kind'>) => m.rawStored && m.kind !== 'session';
+
+/**
+ * Writes to the one message table (queue + conversation history) that keep its keyword index and
+ * message vectors in step. Synchronous: callers provide run/write. New and edited messages are
+ * queued in `messages_fts_pending` and tokenised in bulk by `flushIndex`; keyword rows of deleted
+ * messages are removed by the `messages_fts_delete` trigger.
+ */
+export class MessageTable {
+  readonly #c: SqliteConnection;
+  readonly #vec: VecTable;
+
+  constructor(connection: SqliteConnection, vec: VecTable) {
+    this.#c = connection;
+    this.#vec = vec;
+  }
+
+  exists(guildId: string, messageId: string): boolean {
+    return (
+      this.#c.stmt('SELECT 1 FROM messages WHERE guild_id = ? AND message_id = ?').get(guildId, messageId) !==
+      undefined
+    );
+  }
+
+  pending(guildId: string): number {
+    const row = this.#c
+      .stmt("SELECT n FROM message_counts WHERE guild_id = ? AND status = 'pending'")
+      .get(guildId) as { n: number } | undefined;
+    return row?.n ?? 0;
+  }
+
+  insert(m: StoredMessage): void {
+    const rowId = Number(this.#c.stmt(INSERT_MESSAGE).run(messageParams(m)).lastInsertRowid);
+    if (searchable(m)) this.#c.stmt('INSERT INTO messages_fts_pending (row_id) VALUES (?)').run(rowId);
+  }
+
+  /**
+   * Tokenises every message still waiting for the keyword index, in one FTS5 write (one segment)
+   * rather than one per enqueue. Must run inside a write transaction; returns rows indexed.
+   */
+  flushIndex(): number {
+    if (this.#c.stmt('SELECT 1 FROM messages_fts_pending LIMIT 1').get() === undefined) return 0;
+    const rows = this.#c
+      .stmt(
+        'SELECT m.row_id, m.content FROM messages_fts_pending p JOIN messages m ON m.row_id = p.row_id ORDER BY p.row_id',
+      )
+      .all() as { row_id: number; content: string }[];
+    const index = this.#c.stmt('INSERT INTO messages_fts (rowid, terms) VALUES (?, ?)');
+    for (const r of rows) index.run(r.row_id, ftsDocument(indexTerms(r.content)));
+    this.#c.stmt('DELETE FROM messages_fts_pending').run();
+    return rows.length;
+  }
+
+  /** True when some messages wait for the keyword index. */
+  indexBehind(): boolean {
+    return this.#c.stmt('SELECT 1 FROM messages_fts_pending LIMIT 1').get() !== undefined;
+  }
+
+  /** Records an edit: new content (raw rows only), truncation flag, edited; re-indexes the text. */
+  markEdited(guildId: string, messageId: string, content: string, truncated: boolean): boolean {
+    const row = this.#c
+      .stmt('SELECT row_id, raw_stored, kind FROM messages WHERE guild_id = ? AND message_id = ?')
+      .get(guildId, messageId) as
+      | { row_id: number; raw_stored: number; kind: StoredMessage['kind'] }
+      | undefined;
+    if (!row) return false;
+    const raw = row.raw_stored === 1;
+    this.#c
+      .stmt(
+        `UPDATE messages SET content = CASE WHEN raw_stored = 1 THEN ? ELSE content END,
+           content_truncated = ?, edited = 1 WHERE row_id = ?`,
+      )
+      .run(content, truncated ? 1 : 0, row.row_id);
+    if (searchable({ rawStored: raw, kind: row.kind })) {
+      // Deleting a rowid the index does not hold yet is a no-op for contentless_delete tables.
+      this.#c.stmt('DELETE FROM messages_fts WHERE rowid = ?').run(row.row_id);
+      this.#c.stmt('INSERT OR IGNORE INTO messages_fts_pending (row_id) VALUES (?)').run(row.row_id);
+    }
+    return true;
+  }
+
+  /**
+   * Deletes the messages matching `where` (over table alias-free columns) with their vectors.
+   * Returns the number of messages deleted.
+   */
+  deleteWhere(where: string, params: readonly (string | number | null)[]): number {
+    const gone = this.#c
+      .stmt(`DELETE FROM messages WHERE ${where} RETURNING guild_id, message_id`)
+      .all(...params) as { guild_id: string; message_id: string }[];
+    const byGuild = new Map<string, string[]>();
+    for (const g of gone) {
+      const ids = byGuild.get(g.guild_id) ?? [];
+      ids.push(g.message_id);
+      byGuild.set(g.guild_id, ids);
+    }
+    for (const [guildId, ids] of byGuild) this.#vec.delete(guildId, 'message', ids);
+    return gone.length;
+  }
+
+  select(sql: string, params: readonly (string | number | null)[]): StoredMessage[] {
+    return (this.#c.stmt(sql).all(...params) as MessageRow[]).map(messageFromRow);
+  }
+}

@@ -1,0 +1,24 @@
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * The FTS5 MATCH expression for a list of analysed terms: each term one double-quoted phrase
+ * (embedded quotes doubled), joined with OR. Terms are data: a quoted phrase has no operators,
+ * columns, prefixes or NEAR groups, whatever it contains. Terms that cannot be bound safely
+ * (empty, whitespace-only, control characters such as NUL, lone surrogates) are dropped.
+ * Returns null when nothing is left, so the caller returns no hits without querying.
+ */
+export function ftsMatchExpression(terms: readonly string[]): string | null {
+  const phrases: string[] = [];
+  for (const term of terms) {
+    if (typeof term !== 'string' || term.trim().length === 0) continue;
+    if (CONTROL.test(term) || LONE_SURROGATE.test(term)) continue;
+    phrases.push(`"${term.replaceAll('"', '""')}"`);
+  }
+  return phrases.length > 0 ? phrases.join(' OR ') : null;
+}
+
+/** The text stored in a keyword index row: core's analysed terms, space-separated. */
+export function ftsDocument(terms: readonly string[]): string {
+  return terms.join(' ');
+}

@@ -1,0 +1,89 @@
+import type { Alias, AliasStore } from '@permafrost/core';
+import type { SqliteConnection } from './connection.js';
+import { date } from './rows/codec.js';
+
+interface AliasRow {
+  readonly guild_id: string;
+  readonly alias: string;
+  readonly user_id: string;
+  readonly source: Alias['source'];
+  readonly weight: number;
+  readonly updated_at: number;
+}
+
+export const aliasFromRow = (r: AliasRow): Alias => ({
+  guildId: r.guild_id,
+  alias: r.alias,
+  userId: r.user_id,
+  source: r.source,
+  weight: r.weight,
+  updatedAt: date(r.updated_at),
+});
+
+/** The largest code point: every string starting with a prefix sorts below prefix + this. */
+const MAX_CHAR = '\u{10FFFF}';
+const ORDER = 'ORDER BY weight DESC, user_id ASC, rowid ASC';
+
+/** Member aliases per guild; the max weight wins on upsert. */
+export class SqliteAliasStore implements AliasStore {
+  readonly #c: SqliteConnection;
+
+  constructor(connection: SqliteConnection) {
+    this.#c = connection;
+  }
+
+  /** Upsert keeping the heavier (weight, source). */
+  async upsert(alias: Alias): Promise<void> {
+    await this.#c.run(() =>
+      this.#c
+        .stmt(
+          `INSERT INTO aliases (guild_id, alias, user_id, source, weight, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (guild_id, alias, user_id) DO UPDATE SET
+             source = CASE WHEN aliases.weight > excluded.weight THEN aliases.source ELSE excluded.source END,
+             weight = max(aliases.weight, excluded.weight),
+             updated_at = excluded.updated_at`,
+        )
+        .run(alias.guildId, alias.alias, alias.userId, alias.source, alias.weight, alias.updatedAt.getTime()),
+    );
+  }
+
+  find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt(`SELECT * FROM aliases WHERE guild_id = ? AND alias = ? ${ORDER} LIMIT ?`)
+          .all(guildId, alias, Math.max(0, Math.floor(limit))) as AliasRow[]
+      ).map(aliasFromRow),
+    );
+  }
+
+  findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt(
+            `SELECT * FROM aliases WHERE guild_id = ? AND alias >= ? AND alias < ?
+               AND substr(alias, 1, length(?)) = ? ${ORDER} LIMIT ?`,
+          )
+          .all(
+            guildId,
+            prefix,
+            prefix + MAX_CHAR,
+            prefix,
+            prefix,
+            Math.max(0, Math.floor(limit)),
+          ) as AliasRow[]
+      ).map(aliasFromRow),
+    );
+  }
+
+  aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt(`SELECT * FROM aliases WHERE guild_id = ? AND user_id = ? ${ORDER}`)
+          .all(guildId, userId) as AliasRow[]
+      ).map(aliasFromRow),
+    );
+  }
+}

@@ -1,0 +1,265 @@
+import type {
+  ActiveMode,
+  ChannelStats,
+  ConversationStore,
+  MessageTextHit,
+  StoredMessage,
+} from '@permafrost/core';
+import type { SqliteConnection } from './connection.js';
+import type { MessageTable } from './message-table.js';
+import { date, dateOrNull, idList } from './rows/codec.js';
+import { type MessageRow, messageFromRow, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
+import { ftsMatchExpression } from './sql/fts-query.js';
+
+type ModeKey = { readonly instanceId: string; readonly guildId: string; readonly channelId: string };
+
+interface ModeRow {
+  readonly instance_id: string;
+  readonly guild_id: string;
+  readonly channel_id: string;
+  readonly mode: string;
+  readonly started_at: number;
+  readonly last_active_at: number;
+}
+
+const modeFromRow = (r: ModeRow): ActiveMode => ({
+  instanceId: r.instance_id,
+  guildId: r.guild_id,
+  channelId: r.channel_id,
+  mode: r.mode,
+  startedAt: date(r.started_at),
+  lastActiveAt: date(r.last_active_at),
+});
+
+/** Removable by retention: neither waiting for nor inside extraction. */
+const REMOVABLE = "status NOT IN ('pending', 'claimed')";
+
+/** Conversation history over the queue's message rows, reply claims and active modes. */
+export class SqliteConversationStore implements ConversationStore {
+  readonly #c: SqliteConnection;
+  readonly #m: MessageTable;
+
+  constructor(connection: SqliteConnection, messages: MessageTable) {
+    this.#c = connection;
+    this.#m = messages;
+  }
+
+  channelHistory(
+    guildId: string,
+    channelId: string,
+    options: { readonly limit: number; readonly beforeMessageId?: string },
+  ): Promise<StoredMessage[]> {
+    return this.#c.run(() => {
+      const limit = Math.max(0, Math.floor(options.limit));
+      const before =
+        options.beforeMessageId === undefined
+          ? undefined
+          : (this.#c
+              .stmt(
+                'SELECT created_at, message_id FROM messages WHERE guild_id = ? AND channel_id = ? AND message_id = ?',
+              )
+              .get(guildId, channelId, options.beforeMessageId) as
+              | { created_at: number; message_id: string }
+              | undefined);
+      const cond = before ? ' AND (created_at < ? OR (created_at = ? AND message_id < ?))' : '';
+      const params: (string | number)[] = [guildId, channelId];
+      if (before) params.push(before.created_at, before.created_at, before.message_id);
+      return this.#m
+        .select(
+          `SELECT * FROM messages WHERE guild_id = ? AND channel_id = ?${cond} ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`,
+          [...params, limit],
+        )
+        .reverse();
+    });
+  }
+
+  authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
+    return this.#c.run(() =>
+      this.#m
+        .select(
+          `SELECT * FROM messages WHERE guild_id = ? AND author_id = ? ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`,
+          [guildId, authorId, Math.max(0, Math.floor(limit))],
+        )
+        .reverse(),
+    );
+  }
+
+  channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
+    return this.#c.run(() => {
+      const r = this.#c
+        .stmt(
+          `SELECT count(*) AS count, min(created_at) AS first_at, max(created_at) AS last_at,
+             coalesce(sum(author_is_bot = 1 OR kind = 'reply'), 0) AS bot_messages,
+             count(DISTINCT author_id) AS unique_authors
+             FROM messages WHERE guild_id = ? AND channel_id = ?`,
+        )
+        .get(guildId, channelId) as {
+        count: number;
+        first_at: number | null;
+        last_at: number | null;
+        bot_messages: number;
+        unique_authors: number;
+      };
+      return {
+        count: r.count,
+        firstAt: dateOrNull(r.first_at),
+        lastAt: dateOrNull(r.last_at),
+        botMessages: r.bot_messages,
+        uniqueAuthors: r.unique_authors,
+      };
+    });
+  }
+
+  searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
+    return this.#c.run(() => {
+      const match = ftsMatchExpression(terms);
+      if (match === null || limit <= 0) return [];
+      if (this.#m.indexBehind()) this.#c.atomic(() => this.#m.flushIndex());
+      const rows = this.#c
+        .stmt(
+          `SELECT m.*, bm25(messages_fts) AS bm25 FROM messages_fts JOIN messages m ON m.row_id = messages_fts.rowid
+             WHERE messages_fts MATCH ? AND m.guild_id = ? AND m.raw_stored = 1 AND m.kind <> 'session'
+             ORDER BY bm25 ASC, m.message_id ASC LIMIT ?`,
+        )
+        .all(match, guildId, Math.floor(limit)) as (MessageRow & { bm25: number })[];
+      return rows.map((r) => ({ message: messageFromRow(r), score: -r.bm25 }));
+    });
+  }
+
+  getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
+    return this.#c.run(() => {
+      if (messageIds.length === 0) return [];
+      const rows = this.#m.select(
+        'SELECT * FROM messages WHERE guild_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+        [guildId, idList(messageIds)],
+      );
+      const byId = new Map(rows.map((m) => [m.messageId, m]));
+      const out: StoredMessage[] = [];
+      for (const id of messageIds) {
+        const m = byId.get(id);
+        if (m) out.push(m);
+      }
+      return out;
+    });
+  }
+
+  prune(
+    guildId: string,
+    options: { readonly olderThan: Date; readonly maxPerChannel: number },
+  ): Promise<number> {
+    return this.#c.write(() => {
+      let removed = this.#m.deleteWhere(
+        `guild_id = ? AND kind <> 'session' AND ${REMOVABLE} AND created_at < ?`,
+        [guildId, options.olderThan.getTime()],
+      );
+      const cap = Math.max(0, Math.floor(options.maxPerChannel));
+      const crowded = this.#c
+        .stmt(
+          `SELECT channel_id, count(*) AS n FROM messages WHERE guild_id = ? AND kind <> 'session'
+             GROUP BY channel_id HAVING count(*) > ?`,
+        )
+        .all(guildId, cap) as { channel_id: string; n: number }[];
+      for (const ch of crowded) {
+        removed += this.#m.deleteWhere(
+          `row_id IN (SELECT row_id FROM messages WHERE guild_id = ? AND channel_id = ? AND kind <> 'session'
+             AND ${REMOVABLE} ORDER BY created_at ASC, message_id ASC LIMIT ?)`,
+          [guildId, ch.channel_id, ch.n - cap],
+        );
+      }
+      return removed;
+    });
+  }
+
+  trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
+    return this.#c.write(() =>
+      this.#m.deleteWhere(
+        `row_id IN (SELECT row_id FROM messages WHERE guild_id = ? AND channel_id = ?
+           ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT -1 OFFSET ?)`,
+        [guildId, channelId, Math.max(0, Math.floor(keepLatest))],
+      ),
+    );
+  }
+
+  tryClaim(input: {
+    readonly channelId: string;
+    readonly messageId: string;
+    readonly owner: string;
+    readonly now: Date;
+    readonly ttlMs: number;
+  }): Promise<boolean> {
+    return this.#c.run(() => {
+      const now = input.now.getTime();
+      return (
+        this.#c
+          .stmt(
+            `INSERT INTO reply_claims (channel_id, message_id, owner, until) VALUES (?, ?, ?, ?)
+               ON CONFLICT (channel_id, message_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
+               WHERE reply_claims.owner = excluded.owner OR reply_claims.until <= ?`,
+          )
+          .run(input.channelId, input.messageId, input.owner, now + input.ttlMs, now).changes === 1
+      );
+    });
+  }
+
+  releaseClaim(input: { readonly channelId: string; readonly messageId: string; readonly owner: string }) {
+    return this.#c.run(
+      () =>
+        this.#c
+          .stmt('DELETE FROM reply_claims WHERE channel_id = ? AND message_id = ? AND owner = ?')
+          .run(input.channelId, input.messageId, input.owner).changes > 0,
+    );
+  }
+
+  async upsertMode(mode: ActiveMode): Promise<void> {
+    await this.#c.run(() =>
+      this.#c
+        .stmt(
+          `INSERT OR REPLACE INTO active_modes (instance_id, guild_id, channel_id, mode, started_at, last_active_at)
+             VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          mode.instanceId,
+          mode.guildId,
+          mode.channelId,
+          mode.mode,
+          mode.startedAt.getTime(),
+          mode.lastActiveAt.getTime(),
+        ),
+    );
+  }
+
+  touchMode(key: ModeKey, at: Date): Promise<boolean> {
+    return this.#c.run(
+      () =>
+        this.#c
+          .stmt(
+            'UPDATE active_modes SET last_active_at = ? WHERE instance_id = ? AND guild_id = ? AND channel_id = ?',
+          )
+          .run(at.getTime(), key.instanceId, key.guildId, key.channelId).changes > 0,
+    );
+  }
+
+  removeMode(key: ModeKey): Promise<boolean> {
+    return this.#c.run(
+      () =>
+        this.#c
+          .stmt('DELETE FROM active_modes WHERE instance_id = ? AND guild_id = ? AND channel_id = ?')
+          .run(key.instanceId, key.guildId, key.channelId).changes > 0,
+    );
+  }
+
+  listModes(options: { readonly activeSince: Date; readonly instanceId?: string }): Promise<ActiveMode[]> {
+    return this.#c.run(() => {
+      const instance = options.instanceId === undefined ? '' : ' AND instance_id = ?';
+      const params: (string | number)[] = [options.activeSince.getTime()];
+      if (options.instanceId !== undefined) params.push(options.instanceId);
+      return (
+        this.#c
+          .stmt(
+            `SELECT * FROM active_modes WHERE last_active_at >= ?${instance} ORDER BY last_active_at DESC`,
+          )
+          .all(...params) as ModeRow[]
+      ).map(modeFromRow);
+    });
+  }
+}

@@ -1,0 +1,168 @@
+import {
+  ErrorCode,
+  type Fact,
+  type FactFilter,
+  type FactHistoryEntry,
+  type FactPatch,
+  type FactStore,
+  type ListFactsOptions,
+  MemoryError,
+  type Page,
+  type TextHit,
+  type UpdateFactOptions,
+} from '@permafrost/core';
+import type { SqliteConnection } from './connection.js';
+import { isUniqueViolation } from './errors.js';
+import type { FactTable } from './fact-table.js';
+import { idList } from './rows/codec.js';
+import { type FactRow, factFromRow, type HistoryRow, historyFromRow } from './rows/fact-row.js';
+import { factFilterSql } from './sql/fact-filter.js';
+import { ftsMatchExpression } from './sql/fts-query.js';
+
+/** Fact rows, the contentless FTS5 keyword index beside them, and history. */
+export class SqliteFactStore implements FactStore {
+  readonly #c: SqliteConnection;
+  readonly #t: FactTable;
+
+  constructor(connection: SqliteConnection, table: FactTable) {
+    this.#c = connection;
+    this.#t = table;
+  }
+
+  async insert(facts: readonly Fact[]): Promise<void> {
+    await this.#c.write(() => {
+      try {
+        for (const f of facts) this.#t.insert(f);
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw new MemoryError(ErrorCode.CONFLICT, 'a fact with this id already exists', { cause: error });
+        throw error;
+      }
+    });
+  }
+
+  get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
+    return this.#c.run(() => {
+      if (ids.length === 0) return [];
+      const rows = this.#c
+        .stmt('SELECT * FROM facts WHERE guild_id = ? AND id IN (SELECT value FROM json_each(?))')
+        .all(guildId, idList(ids)) as FactRow[];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const out: Fact[] = [];
+      for (const id of ids) {
+        const r = byId.get(id);
+        if (r) out.push(factFromRow(r));
+      }
+      return out;
+    });
+  }
+
+  update(guildId: string, id: string, patch: FactPatch, options: UpdateFactOptions): Promise<Fact | null> {
+    return this.#c.write(() => {
+      const row = this.#t.row(guildId, id);
+      if (!row) return null;
+      const current = factFromRow(row);
+      if (options.expectedVersion !== undefined && current.version !== options.expectedVersion) return null;
+      const next: Fact = { ...current, ...patch, version: current.version + 1, updatedAt: options.at };
+      this.#t.overwrite(row, next);
+      return next;
+    });
+  }
+
+  findByNormalizedText(
+    guildId: string,
+    subjectId: string | null,
+    normalizedText: string,
+  ): Promise<Fact | null> {
+    return this.#c.run(() => {
+      const row = this.#c
+        .stmt(
+          `SELECT * FROM facts WHERE guild_id = ? AND subject_id IS ? AND normalized_text = ?
+             AND superseded_by_id IS NULL AND valid_until IS NULL ORDER BY row_id LIMIT 1`,
+        )
+        .get(guildId, subjectId, normalizedText) as FactRow | undefined;
+      return row ? factFromRow(row) : null;
+    });
+  }
+
+  list(options: ListFactsOptions): Promise<Page<Fact>> {
+    return this.#c.run(() => {
+      const order = options.order ?? 'oldest';
+      if (order === 'random' && options.cursor !== undefined)
+        throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'random order cannot be paged with a cursor');
+      const where = factFilterSql(options);
+      const limit = Math.max(0, Math.floor(options.limit));
+      if (order === 'random') {
+        const rows = this.#c
+          .stmt(`SELECT * FROM facts f WHERE ${where.sql} ORDER BY random() LIMIT ?`)
+          .all(...where.params, limit) as FactRow[];
+        return { items: rows.map(factFromRow), nextCursor: null };
+      }
+      const newest = order === 'newest';
+      const params: (string | number)[] = [...where.params];
+      let sql = `SELECT * FROM facts f WHERE ${where.sql}`;
+      if (options.cursor !== undefined) {
+        sql += newest ? ' AND f.id < ?' : ' AND f.id > ?';
+        params.push(options.cursor);
+      }
+      sql += ` ORDER BY f.id ${newest ? 'DESC' : 'ASC'} LIMIT ?`;
+      const rows = this.#c.stmt(sql).all(...params, limit + 1) as FactRow[];
+      const page = rows.slice(0, limit).map(factFromRow);
+      const last = page[page.length - 1];
+      return { items: page, nextCursor: rows.length > limit && last ? last.id : null };
+    });
+  }
+
+  topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
+    return this.#c.run(() => {
+      const where = factFilterSql(filter);
+      const rows = this.#c
+        .stmt(
+          `SELECT * FROM facts f WHERE ${where.sql}
+             ORDER BY f.strength DESC, f.last_reinforced_at DESC, f.id ASC LIMIT ?`,
+        )
+        .all(...where.params, Math.max(0, Math.floor(limit))) as FactRow[];
+      return rows.map(factFromRow);
+    });
+  }
+
+  searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
+    return this.#c.run(() => {
+      const match = ftsMatchExpression(terms);
+      if (match === null || limit <= 0) return [];
+      const where = factFilterSql(filter);
+      const rows = this.#c
+        .stmt(
+          `SELECT f.*, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.row_id = facts_fts.rowid
+             WHERE facts_fts MATCH ? AND ${where.sql} ORDER BY bm25 ASC, f.id ASC LIMIT ?`,
+        )
+        .all(match, ...where.params, Math.floor(limit)) as (FactRow & { bm25: number })[];
+      return rows.map((r) => ({ fact: factFromRow(r), score: -r.bm25 }));
+    });
+  }
+
+  touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {
+    return this.#c.run(
+      () =>
+        this.#c
+          .stmt(
+            'UPDATE facts SET last_reinforced_at = ? WHERE guild_id = ? AND id IN (SELECT value FROM json_each(?))',
+          )
+          .run(at.getTime(), guildId, idList(ids)).changes,
+    );
+  }
+
+  async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
+    await this.#c.write(() => this.#t.appendHistory(entries));
+  }
+
+  history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt('SELECT * FROM fact_history WHERE guild_id = ? AND fact_id = ? ORDER BY at, row_id')
+          .all(guildId, factId) as HistoryRow[]
+      ).map(historyFromRow),
+    );
+  }
+}

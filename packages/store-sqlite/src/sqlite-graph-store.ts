@@ -1,0 +1,241 @@
+import {
+  type Entity,
+  type EntityUpsert,
+  type GraphStore,
+  type Link,
+  type LinksForNodesOptions,
+  MAX_EVIDENCE,
+  type NodeRef,
+  type Polarity,
+  type Relation,
+  type RelationUpsert,
+  relationBaseWeight,
+} from '@permafrost/core';
+import type { SqliteConnection } from './connection.js';
+import type { EntityTable } from './entity-table.js';
+import type { RelationTable } from './relation-table.js';
+import { idList } from './rows/codec.js';
+import { type LinkRow, linkFromRow, type RelationRow, relationFromRow } from './rows/graph-rows.js';
+import { validitySql } from './sql/fact-filter.js';
+
+const byWeight = (a: RelationRow, b: RelationRow) =>
+  b.weight - a.weight || b.updated_at - a.updated_at || a.row_id - b.row_id;
+
+/** Incidence links, typed relations and entities. */
+export class SqliteGraphStore implements GraphStore {
+  readonly #c: SqliteConnection;
+  readonly #entities: EntityTable;
+  readonly #relations: RelationTable;
+
+  constructor(connection: SqliteConnection, entities: EntityTable, relations: RelationTable) {
+    this.#c = connection;
+    this.#entities = entities;
+    this.#relations = relations;
+  }
+
+  async addLinks(links: readonly Link[]): Promise<void> {
+    await this.#c.write(() => {
+      const insert = this.#c.stmt(
+        `INSERT OR IGNORE INTO links (guild_id, fact_id, node_type, node_id, kind, created_at)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      for (const l of links)
+        insert.run(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+    });
+  }
+
+  linksForNodes(guildId: string, nodes: readonly NodeRef[], options: LinksForNodesOptions): Promise<Link[]> {
+    return this.#c.run(() => {
+      const validity = validitySql(options.validity, 'f');
+      const stmt = this.#c.stmt(
+        `SELECT l.* FROM links l JOIN facts f ON f.guild_id = l.guild_id AND f.id = l.fact_id
+           WHERE l.guild_id = ? AND l.node_type = ? AND l.node_id = ? AND ${validity.sql}
+           ORDER BY l.fact_id DESC, l.rowid ASC LIMIT ?`,
+      );
+      const limit = Math.max(0, Math.floor(options.limitPerNode));
+      const out: Link[] = [];
+      for (const n of nodes)
+        for (const r of stmt.all(guildId, n.type, n.id, ...validity.params, limit) as LinkRow[])
+          out.push(linkFromRow(r));
+      return out;
+    });
+  }
+
+  linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt(
+            'SELECT * FROM links WHERE guild_id = ? AND fact_id IN (SELECT value FROM json_each(?)) ORDER BY rowid',
+          )
+          .all(guildId, idList(factIds)) as LinkRow[]
+      ).map(linkFromRow),
+    );
+  }
+
+  upsertRelation(input: RelationUpsert): Promise<Relation> {
+    return this.#c.write(() => {
+      const existing = this.#relations.active(input.guildId, input.src, input.dst, input.verb);
+      const at = input.at.getTime();
+      if (existing) {
+        const occurrences = existing.occurrences + 1;
+        const confidence = Math.max(existing.confidence, input.confidence);
+        const evidence = [
+          ...(JSON.parse(existing.evidence) as string[]).filter((id) => id !== input.evidenceFactId),
+          input.evidenceFactId,
+        ].slice(-MAX_EVIDENCE);
+        const weight = relationBaseWeight(occurrences, confidence);
+        this.#c
+          .stmt(
+            `UPDATE relations SET occurrences = ?, confidence = ?, evidence = ?, weight = ?, updated_at = ?
+               WHERE row_id = ?`,
+          )
+          .run(occurrences, confidence, JSON.stringify(evidence), weight, at, existing.row_id);
+        return relationFromRow({
+          ...existing,
+          occurrences,
+          confidence,
+          evidence: JSON.stringify(evidence),
+          weight,
+          updated_at: at,
+        });
+      }
+      const created: Relation = {
+        guildId: input.guildId,
+        srcType: input.src.type,
+        srcId: input.src.id,
+        dstType: input.dst.type,
+        dstId: input.dst.id,
+        verb: input.verb,
+        polarity: input.polarity,
+        weight: relationBaseWeight(1, input.confidence),
+        occurrences: 1,
+        confidence: input.confidence,
+        evidenceFactIds: [input.evidenceFactId],
+        validFrom: input.at,
+        validUntil: null,
+        updatedAt: input.at,
+      };
+      this.#relations.insert(created);
+      return created;
+    });
+  }
+
+  relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
+    return this.#c.run(() => {
+      const active = 'SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL';
+      const stmt = this.#c.stmt(
+        `SELECT * FROM (${active} AND src_type = ? AND src_id = ? UNION ${active} AND dst_type = ? AND dst_id = ?)
+           ORDER BY weight DESC, updated_at DESC, row_id ASC LIMIT ?`,
+      );
+      const seen = new Set<number>();
+      const out: Relation[] = [];
+      const limit = Math.max(0, Math.floor(limitPerNode));
+      for (const n of nodes) {
+        for (const r of stmt.all(guildId, n.type, n.id, guildId, n.type, n.id, limit) as RelationRow[]) {
+          if (seen.has(r.row_id)) continue;
+          seen.add(r.row_id);
+          out.push(relationFromRow(r));
+        }
+      }
+      return out;
+    });
+  }
+
+  relationsTo(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    options: { readonly polarity?: Polarity; readonly limit: number },
+  ): Promise<Relation[]> {
+    return this.#c.run(() => {
+      const polarity = options.polarity === undefined ? '' : ' AND polarity = ?';
+      const stmt = this.#c.stmt(
+        `SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL AND dst_type = ? AND dst_id = ?${polarity}
+           ORDER BY weight DESC, updated_at DESC, row_id ASC LIMIT ?`,
+      );
+      const limit = Math.max(0, Math.floor(options.limit));
+      const rows = new Map<number, RelationRow>();
+      for (const n of nodes) {
+        const params: (string | number)[] = [guildId, n.type, n.id];
+        if (options.polarity !== undefined) params.push(options.polarity);
+        for (const r of stmt.all(...params, limit) as RelationRow[]) rows.set(r.row_id, r);
+      }
+      return [...rows.values()].sort(byWeight).slice(0, limit).map(relationFromRow);
+    });
+  }
+
+  dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
+    return this.#c.write(() => {
+      const drop = new Set(factIds);
+      const rows = this.#c
+        .stmt(
+          `SELECT * FROM relations r WHERE guild_id = ? AND valid_until IS NULL AND EXISTS (
+             SELECT 1 FROM json_each(r.evidence) e WHERE e.value IN (SELECT value FROM json_each(?)))`,
+        )
+        .all(guildId, idList(factIds)) as RelationRow[];
+      const weaken = this.#c.stmt(
+        'UPDATE relations SET evidence = ?, weight = ?, updated_at = ? WHERE row_id = ?',
+      );
+      const end = this.#c.stmt(
+        "UPDATE relations SET evidence = '[]', valid_until = ?, updated_at = ? WHERE row_id = ?",
+      );
+      for (const r of rows) {
+        const evidence = (JSON.parse(r.evidence) as string[]).filter((id) => !drop.has(id));
+        if (evidence.length > 0)
+          weaken.run(
+            JSON.stringify(evidence),
+            Math.round(r.weight * 0.8 * 1e6) / 1e6,
+            at.getTime(),
+            r.row_id,
+          );
+        else end.run(at.getTime(), at.getTime(), r.row_id);
+      }
+      return rows.length;
+    });
+  }
+
+  upsertEntity(input: EntityUpsert): Promise<Entity> {
+    return this.#c.write(() => {
+      const current = this.#entities.get(input.guildId, input.slug);
+      const aliases = [...new Set([...(current?.aliases ?? []), ...input.aliases])];
+      const next: Entity = current
+        ? { ...current, aliases, updatedAt: input.at }
+        : {
+            guildId: input.guildId,
+            slug: input.slug,
+            name: input.name,
+            kind: input.kind,
+            aliases,
+            factCount: 0,
+            linkedUserId: null,
+            createdAt: input.at,
+            updatedAt: input.at,
+          };
+      this.#entities.put(next);
+      return next;
+    });
+  }
+
+  getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
+    return this.#c.run(() => this.#entities.bySlugs(guildId, slugs));
+  }
+
+  findEntitiesByAlias(
+    guildId: string,
+    aliases: readonly string[],
+  ): Promise<{ alias: string; slug: string }[]> {
+    return this.#c.run(() => this.#entities.byAliases(guildId, aliases));
+  }
+
+  async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
+    await this.#c.run(() => this.#entities.bumpFacts(guildId, slug, delta));
+  }
+
+  async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
+    await this.#c.run(() => this.#entities.linkUser(guildId, slug, userId));
+  }
+
+  entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
+    return this.#c.run(() => this.#entities.linkedTo(guildId, userIds));
+  }
+}

@@ -1,0 +1,68 @@
+import type { Logger, MemoryStore, StoreCapabilities } from '@permafrost/core';
+import { SqliteConnection } from './connection.js';
+import { EntityTable } from './entity-table.js';
+import { FactTable } from './fact-table.js';
+import { GuildSnapshots } from './guild-snapshot.js';
+import { MessageTable } from './message-table.js';
+import { UserPurge } from './purge.js';
+import { RelationTable } from './relation-table.js';
+import { SqliteAliasStore } from './sqlite-alias-store.js';
+import { SqliteConversationStore } from './sqlite-conversation-store.js';
+import { SqliteFactStore } from './sqlite-fact-store.js';
+import { SqliteGovernanceStore } from './sqlite-governance-store.js';
+import { SqliteGraphStore } from './sqlite-graph-store.js';
+import { SqliteIngestQueue } from './sqlite-queue.js';
+import { SqliteVectorIndex } from './sqlite-vector-index.js';
+import { VecTable } from './vec-table.js';
+
+export const SQLITE_CAPABILITIES: StoreCapabilities = {
+  transactions: 'atomic',
+  nativeVectorSearch: true,
+  multiProcess: true,
+  physicalPurge: true,
+  durable: true,
+};
+
+export interface SqliteStoreOptions {
+  /** Database file path, or `:memory:` (one private database per store object). */
+  readonly path: string;
+  /** How long a write waits for another connection's lock before STORE_BUSY (default 5000). */
+  readonly busyTimeoutMs?: number;
+  readonly logger?: Logger;
+}
+
+/**
+ * The default store: one better-sqlite3 connection (WAL) with sqlite-vec and FTS5, every port on it.
+ * Opening and migrating happen at `setup()` or at the first call; `close()` is final.
+ */
+export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
+  const connection = new SqliteConnection({
+    path: options.path,
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    logger: options.logger,
+  });
+  const vec = new VecTable(connection);
+  const messages = new MessageTable(connection, vec);
+  const factTable = new FactTable(connection);
+  const entities = new EntityTable(connection);
+  const relations = new RelationTable(connection);
+  return {
+    name: 'sqlite',
+    capabilities: SQLITE_CAPABILITIES,
+    facts: new SqliteFactStore(connection, factTable),
+    aliases: new SqliteAliasStore(connection),
+    graph: new SqliteGraphStore(connection, entities, relations),
+    governance: new SqliteGovernanceStore(
+      connection,
+      new GuildSnapshots(connection, factTable, relations, entities),
+      new UserPurge(connection, messages, vec),
+    ),
+    queue: new SqliteIngestQueue(connection, messages),
+    vectors: new SqliteVectorIndex(connection, vec),
+    conversation: new SqliteConversationStore(connection, messages),
+    setup: () => connection.run(() => {}),
+    ping: () => connection.run(() => void connection.stmt('SELECT 1').get()),
+    transaction: (fn) => connection.transaction(fn),
+    close: () => connection.close(),
+  };
+}

@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { indexTerms, type StoredMessage } from '@permafrost/core';
+import { G1, makeFact, makeMessage } from '@permafrost/store-conformance';
+import {
+  createSqliteStore,
+  LATEST_SCHEMA_VERSION,
+  migrateDatabase,
+  schemaVersion,
+} from '@permafrost/store-sqlite';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+describe('schema migrations', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'permafrost-migrate-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('knows at least two migrations and records the latest version on a new file', async () => {
+    expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(2);
+    const path = join(dir, 'new.db');
+    const store = createSqliteStore({ path });
+    await store.setup();
+    await store.setup();
+    await store.close();
+    const db = new Database(path);
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all()).toEqual([
+      { version: 1, name: 'core' },
+      { version: 2, name: 'conversation' },
+    ]);
+    db.close();
+  });
+
+  it('upgrades a version-1 file to the latest version without losing rows', async () => {
+    const path = join(dir, 'v1.db');
+    const fact = makeFact({ text: 'alice restores vintage synthesizers' });
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    expect(migrateDatabase(db, { target: 1 })).toEqual({ from: 0, to: 1 });
+    // Rows as version 1 wrote them: a fact, its keyword row and an alias.
+    const info = db
+      .prepare(
+        `INSERT INTO facts (guild_id, id, subject_id, speaker_id, text, normalized_text, category, confidence,
+           tier, scope, attribution, occurrences, strength, last_reinforced_at, created_at, updated_at,
+           observed_at, valid_from, valid_until, supersedes_id, superseded_by_id, sources, related_user_ids,
+           entity_slugs, expires_at, version)
+           VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, 1, 1, ?, ?, ?, ?, ?, NULL, NULL, NULL, '[]', '[]', '[]', NULL, 1)`,
+      )
+      .run(
+        fact.guildId,
+        fact.id,
+        fact.subjectId,
+        fact.text,
+        fact.normalizedText,
+        fact.category,
+        fact.confidence,
+        fact.tier,
+        fact.scope,
+        JSON.stringify(fact.attribution),
+        ...Array.from({ length: 5 }, () => fact.createdAt.getTime()),
+      );
+    db.prepare('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)').run(
+      info.lastInsertRowid,
+      indexTerms(fact.text).join(' '),
+    );
+    db.prepare(
+      "INSERT INTO aliases (guild_id, alias, user_id, source, weight, updated_at) VALUES (?, 'ally', 'u1', 'manual', 0.8, 0)",
+    ).run(G1);
+    expect(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'messages'").get()).toBeUndefined();
+    db.close();
+
+    const store = createSqliteStore({ path });
+    await store.setup();
+    expect(await store.facts.get(G1, [fact.id])).toEqual([fact]);
+    const hits = await store.facts.searchText({ guildId: G1 }, indexTerms('synthesizer'), 5);
+    expect(hits.map((h) => h.fact.id)).toEqual([fact.id]);
+    expect((await store.aliases.find(G1, 'ally', 5)).map((a) => a.userId)).toEqual(['u1']);
+    const m: StoredMessage = makeMessage();
+    expect(await store.queue.enqueue(m, 10)).toBe('accepted');
+    await store.close();
+
+    const check = new Database(path);
+    expect(schemaVersion(check)).toBe(LATEST_SCHEMA_VERSION);
+    check.close();
+  });
+
+  it('refuses a file written by a newer schema and leaves it untouched', async () => {
+    const path = join(dir, 'future.db');
+    const db = new Database(path);
+    migrateDatabase(db);
+    db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, 0)').run(
+      LATEST_SCHEMA_VERSION + 1,
+      'from-the-future',
+    );
+    db.close();
+
+    const store = createSqliteStore({ path });
+    await expect(store.setup()).rejects.toMatchObject({ code: 'SCHEMA_VERSION_UNSUPPORTED' });
+    await expect(store.facts.get(G1, ['x'])).rejects.toMatchObject({ code: 'SCHEMA_VERSION_UNSUPPORTED' });
+    await store.close();
+    const after = new Database(path);
+    expect(schemaVersion(after)).toBe(LATEST_SCHEMA_VERSION + 1);
+    after.close();
+  });
+});
