@@ -37,7 +37,6 @@ describe('examples start against the emulator and answer a ping', () => {
       token: emu.token,
       clientOptions: emu.clientOptions(),
       dbPath: join(dir.path, 'ping.db'),
-      storage: storageFor(dir.path, 'ping'),
     });
     stops.push(() => bot.stop());
     const oslo = emu.sendMessage({
@@ -79,7 +78,6 @@ describe('examples start against the emulator and answer a ping', () => {
       token: emu.token,
       clientOptions: emu.clientOptions(),
       dbPath: join(dir.path, 'omni.db'),
-      storage: storageFor(dir.path, 'omni'),
     });
     stops.push(() => bot.stop());
     expect(emu.commands().map((c) => c.name)).toEqual(['memory']);
@@ -104,14 +102,34 @@ describe('examples start against the emulator and answer a ping', () => {
     });
     expect((await show.reply()).content).toContain('bakery');
   });
+
+  it('two omni-bot processes on one database answer each ping once', async () => {
+    await start();
+    const dbPath = join(dir.path, 'omni-shared.db');
+    const options = { token: emu.token, clientOptions: emu.clientOptions(), dbPath };
+    const first = await startOmniBot({ ...options, instanceId: 'omni-1' });
+    stops.push(() => first.stop());
+    const second = await startOmniBot({ ...options, instanceId: 'omni-2', registerCommands: false });
+    stops.push(() => second.stop());
+    const asks = [1, 2, 3].map((n) =>
+      emu.sendMessage({ channelId: ids.general, authorId: ids.carol, content: `<@${ids.bot}> ping ${n}` }),
+    );
+    await waitUntil(() => asks.every((a) => repliesTo(a.id).length > 0));
+    await new Promise((r) => setTimeout(r, 200));
+    for (const a of asks) expect(repliesTo(a.id)).toHaveLength(1);
+    const show = emu.invokeCommand({
+      channelId: ids.general,
+      userId: ids.carol,
+      name: 'memory',
+      subcommand: 'show',
+    });
+    await show.reply();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(emu.requestsTo('POST', `/interactions/${show.id}/${show.token}/callback`)).toHaveLength(1);
+  });
 });
 
 async function waitFor<T>(get: () => T[]): Promise<T[]> {
   await waitUntil(() => get().length > 0);
   return get();
-}
-
-/** The storage of an example bot (its SQLite file once the SQLite store is available). */
-function storageFor(_dir: string, _name: string): string {
-  return 'memory';
 }

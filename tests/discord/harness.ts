@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInMemoryStore, createMemory, type Memory, type MemoryConfigInput } from '@permafrost/core';
+import { createMemory, type Memory, type MemoryConfigInput } from '@permafrost/core';
+import '@permafrost/store-sqlite';
 import {
   type DiscordMemoryHandle,
   type DiscordMemoryOptions,
@@ -143,15 +144,12 @@ export async function startHarness(
   };
 }
 
-/** The store every test uses (a temp SQLite file once the SQLite store is available). */
-export function storageUrl(_dir: string): string {
-  return 'memory';
+/** Every test memory lives in a SQLite file in its own temp directory. */
+export function storageUrl(dir: string, name = 'memory.db'): string {
+  return `sqlite:///${join(dir, name)}`;
 }
 
-/** `count` memory objects on one store, like bot processes sharing a database. */
-export function sharedMemories(_dir: string, count: number): Memory[] {
-  const store = createInMemoryStore();
-  return Array.from({ length: count }, () =>
-    createMemory({ storage: 'memory', workers: { enabled: false } }, { store }),
-  );
+/** `count` memories on one SQLite file, like bot processes sharing a database. */
+export function sharedMemories(dir: string, count: number): Memory[] {
+  return Array.from({ length: count }, () => testMemory(storageUrl(dir, 'shared.db')));
 }
