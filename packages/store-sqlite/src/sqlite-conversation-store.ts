@@ -47,29 +47,38 @@ export class SqliteConversationStore implements ConversationStore {
   channelHistory(
     guildId: string,
     channelId: string,
-    options: { readonly limit: number; readonly beforeMessageId?: string },
+    options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
   ): Promise<StoredMessage[]> {
     return this.#c.run(() => {
       const limit = Math.max(0, Math.floor(options.limit));
-      const before =
-        options.beforeMessageId === undefined
+      const anchorOf = (messageId: string | undefined) =>
+        messageId === undefined
           ? undefined
-          : (this.#c
+          : ((this.#c
               .stmt(
                 'SELECT created_at, message_id FROM messages WHERE guild_id = ? AND channel_id = ? AND message_id = ?',
               )
-              .get(guildId, channelId, options.beforeMessageId) as
+              .get(guildId, channelId, messageId) as
               | { created_at: number; message_id: string }
-              | undefined);
-      const cond = before ? ' AND (created_at < ? OR (created_at = ? AND message_id < ?))' : '';
+              | undefined) ?? null);
+      const after = anchorOf(options.afterMessageId);
+      const before = anchorOf(options.beforeMessageId);
+      if (after === null) return [];
+      let cond = '';
       const params: (string | number)[] = [guildId, channelId];
-      if (before) params.push(before.created_at, before.created_at, before.message_id);
-      return this.#m
-        .select(
-          `SELECT * FROM messages WHERE guild_id = ? AND channel_id = ?${cond} ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`,
-          [...params, limit],
-        )
-        .reverse();
+      if (after) {
+        cond += ' AND (created_at > ? OR (created_at = ? AND message_id > ?))';
+        params.push(after.created_at, after.created_at, after.message_id);
+      }
+      if (before) {
+        cond += ' AND (created_at < ? OR (created_at = ? AND message_id < ?))';
+        params.push(before.created_at, before.created_at, before.message_id);
+      }
+      const sql = `SELECT * FROM messages WHERE guild_id = ? AND channel_id = ?${cond}`;
+      // With an `after` anchor: the first `limit` after it; otherwise the latest `limit`. Oldest first.
+      if (after)
+        return this.#m.select(`${sql} ORDER BY created_at ASC, message_id ASC LIMIT ?`, [...params, limit]);
+      return this.#m.select(`${sql} ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`, [...params, limit]).reverse();
     });
   }
 

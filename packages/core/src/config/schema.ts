@@ -67,13 +67,23 @@ const lifecycle = z
   })
   .strict();
 
+/**
+ * Relative weights of the fusion components (recall and message search). The score is their
+ * weighted mean over the components that apply to the query: `entity` only when the query names
+ * members or entities, `temporal` only when it names a date, `strength` only for facts. Defaults
+ * were measured on LoCoMo with the hashing embedder (bench/results/locomo.md): max-normalised
+ * BM25 leads because the hashing "semantic" channel is itself a weaker lexical signal; with a
+ * sentence-embedding model raise `semantic` (e.g. 0.45). Reciprocal rank stays in the score so
+ * facts found only by structural channels (links, baseline, pairs, graph) still rank.
+ */
 const weights = z
   .object({
-    semantic: fraction(0.45),
-    lexical: fraction(0.3),
+    semantic: fraction(0.3),
+    lexical: fraction(0.45),
     entity: fraction(0.1),
     strength: fraction(0.05),
-    rrf: fraction(0.1),
+    rrf: fraction(0.05),
+    temporal: fraction(0.15),
   })
   .strict();
 
@@ -94,6 +104,25 @@ const retrieval = z
     minScore: fraction(0),
     citationMinScore: fraction(0.55),
     defaultTokenBudget: int(64, 200_000, 2400),
+    /**
+     * Message search: share of an adjacent message's score a message receives (neighbour
+     * smoothing; adjacent messages of a channel share context). Each further step multiplies
+     * by this again. 0 disables smoothing.
+     */
+    neighborWeight: fraction(0.5),
+    /** Message search: how many messages on each side smoothing looks at. */
+    neighborWindow: int(0, 5, 2),
+    /**
+     * Messages further apart than this are not neighbours (a new conversation); also bounds which
+     * facts count as said in the same conversation.
+     */
+    neighborMaxGapMinutes: int(1, 10_080, 60),
+    /**
+     * Recall: how far a fact is lifted towards the best score among facts said in the same
+     * conversation (same channel, sources within neighborMaxGapMinutes):
+     * score = fused + w / (1 + w) × max(0, best − fused). 0 disables.
+     */
+    factContextWeight: fraction(0.5),
   })
   .strict();
 

@@ -164,6 +164,7 @@ export async function commitActions(
   for (const s of [...outcome.superseded, ...outcome.invalidated]) {
     deps.events.emit('FactSuperseded', {
       guildId,
+      subjectId: s.old.subjectId,
       oldFactId: s.old.id,
       newFactId: s.replacement.id,
       reason: s.reason,

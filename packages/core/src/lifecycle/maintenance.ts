@@ -93,7 +93,13 @@ export async function runMaintenance(
       });
     }
     for (const f of list)
-      deps.events.emit('FactSuperseded', { guildId, oldFactId: f.id, newFactId: null, reason: detail });
+      deps.events.emit('FactSuperseded', {
+        guildId,
+        subjectId: f.subjectId,
+        oldFactId: f.id,
+        newFactId: null,
+        reason: detail,
+      });
   };
   await retire(expired, FactHistoryKind.EXPIRED, 'ttl');
   await retire(forgotten, FactHistoryKind.FORGOTTEN, 'decay');

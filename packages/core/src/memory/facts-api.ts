@@ -8,6 +8,13 @@ import { buildFact, historyEntry } from '../ingest/fact-builder.js';
 import { hygieneGate } from '../ingest/gates.js';
 import { AliasSource, EntityKind, FactCategory, FactHistoryKind } from '../model/enums.js';
 import type { Fact, FactHistoryEntry, Page } from '../model/fact.js';
+import {
+  type FactSearchInput,
+  type ListForSubjectInput,
+  listForSubject,
+  searchFacts,
+} from '../recall/fact-search.js';
+import type { RecallResult, RecallService } from '../recall/recall-types.js';
 import { normalizeText } from '../text/analyze.js';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
@@ -66,6 +73,7 @@ function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
 
 export interface FactsApiDeps extends IngestDeps {
   readonly ensureStarted: () => Promise<void>;
+  readonly recall: RecallService;
 }
 
 /** `memory.facts`: manual facts and direct access. Manual facts are core tier and never decay. */
@@ -225,6 +233,7 @@ export function createFactsApi(deps: FactsApiDeps) {
       });
       deps.events.emit('FactSuperseded', {
         guildId: input.guildId,
+        subjectId: updated.subjectId,
         oldFactId: updated.id,
         newFactId: updated.id,
         reason: 'update',
@@ -256,6 +265,7 @@ export function createFactsApi(deps: FactsApiDeps) {
       );
       deps.events.emit('FactSuperseded', {
         guildId: input.guildId,
+        subjectId: current.subjectId,
         oldFactId: current.id,
         newFactId: null,
         reason: input.reason ?? 'forget',
@@ -293,26 +303,15 @@ export function createFactsApi(deps: FactsApiDeps) {
     },
 
     /** A page of a subject's facts (cursor pagination) or a random sample. */
-    async listForSubject(input: {
-      guildId: string;
-      subjectId: string | null;
-      includeServer?: boolean;
-      activeOnly?: boolean;
-      limit?: number;
-      cursor?: string;
-      random?: boolean;
-    }): Promise<Page<Fact>> {
+    async listForSubject(input: ListForSubjectInput): Promise<Page<Fact>> {
       await deps.ensureStarted();
-      return store.facts.list({
-        guildId: input.guildId,
-        ...(input.subjectId === null
-          ? { serverOnly: true }
-          : { subjectIds: [input.subjectId], includeServer: input.includeServer ?? true }),
-        validity: input.activeOnly === false ? 'any' : 'active',
-        limit: Math.min(Math.max(1, input.limit ?? 50), 1000),
-        order: input.random ? 'random' : 'newest',
-        ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
-      });
+      return listForSubject(store, input);
+    },
+
+    /** Hybrid (vector + keyword + entity) search over a guild's facts, zero model calls. Never throws. */
+    async search(input: FactSearchInput): Promise<RecallResult> {
+      await deps.ensureStarted();
+      return searchFacts(deps.recall, input);
     },
   };
 }

@@ -1,42 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { type MemoryConfig, type MemoryConfigInput, parseConfig } from '../config/index.js';
-import { type ConversationApi, createConversationApi } from '../conversation/conversation-api.js';
-import { createActiveModesApi, createClaimsApi } from '../conversation/coordination-api.js';
-import { HotTier } from '../conversation/hot-tier.js';
-import { createInsightsApi, type InsightsApi } from '../conversation/insights-api.js';
-import { toConversationMessage } from '../conversation/message-view.js';
+import { cite as citeReply } from '../context/cite.js';
+import type { PromptContextInput } from '../context/prompt-context-service.js';
+import type { CitedReply, PromptContext } from '../context/prompt-context-types.js';
+import type { ContextInput, TwoTierContext } from '../conversation/context-service.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
-import type { IngestDeps } from '../ingest/deps.js';
-import { IngestEngine } from '../ingest/engine.js';
+import { refreshDigest } from '../ingest/digests.js';
 import type { GuildStats } from '../model/admin.js';
+import { RecallWarning } from '../model/enums.js';
 import type { MessageEventInput } from '../model/message.js';
-import { BudgetService } from '../runtime/budgets.js';
+import type { RecallQueryInput } from '../recall/recall-query.js';
+import type { RecallResult } from '../recall/recall-types.js';
 import { EventBus, type MemoryEvents, type MemoryEventType } from '../runtime/events.js';
 import { MetricsRegistry } from '../runtime/metrics.js';
-import { type AdminApi, createAdminApi } from './admin-api.js';
 import { type CommandClassification, classifyCommand } from './classify-command.js';
-import { createFactsApi, type FactsApi } from './facts-api.js';
-import { structuredModeOf } from './models.js';
-import { type ObserveReceipt, Observer, parseMessageEvent } from './observe.js';
+import { composeServices, type Started } from './compose.js';
+import { emptyPromptContext } from './empty-context.js';
+import type { ObserveReceipt } from './observe.js';
+import { parseMessageEvent } from './observe.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
 import type { MemoryOverrides } from './overrides.js';
-import { buildRuntime, type Runtime } from './runtime.js';
-import { WorkerLoop } from './worker-loop.js';
-
-interface Started {
-  readonly rt: Runtime;
-  readonly deps: IngestDeps;
-  readonly engine: IngestEngine;
-  readonly observer: Observer;
-  readonly facts: FactsApi;
-  readonly admin: AdminApi;
-  readonly conversation: ConversationApi;
-  readonly claims: ReturnType<typeof createClaimsApi>;
-  readonly activeModes: ReturnType<typeof createActiveModesApi>;
-  readonly insights: InsightsApi;
-  readonly hot: HotTier;
-  readonly loop: WorkerLoop | null;
-}
+import { buildRuntime } from './runtime.js';
 
 type Lazy<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never;
@@ -45,9 +29,10 @@ type Lazy<T> = {
 /** Delegates each method of a group to the started instance (starting it on first use). */
 function lazyGroup<T extends object>(get: () => Promise<T>, names: readonly (keyof T)[]): Lazy<T> {
   const out: Record<string, unknown> = {};
-  for (const name of names)
+  for (const name of names) {
     out[name as string] = async (...args: unknown[]) =>
       ((await get()) as Record<string, (...a: unknown[]) => unknown>)[name as string]?.(...args);
+  }
   return out as Lazy<T>;
 }
 
@@ -60,12 +45,14 @@ export class Memory {
   readonly events: {
     on<K extends MemoryEventType>(type: K, handler: (payload: MemoryEvents[K]) => void): () => void;
   };
-  readonly facts: Lazy<FactsApi>;
-  readonly admin: Lazy<AdminApi>;
-  readonly conversation: Lazy<ConversationApi>;
-  readonly claims: Lazy<ReturnType<typeof createClaimsApi>>;
-  readonly activeModes: Lazy<ReturnType<typeof createActiveModesApi>>;
-  readonly insights: Lazy<InsightsApi>;
+  readonly facts: Lazy<Started['facts']>;
+  readonly identity: Lazy<Started['identity']>;
+  readonly graph: Lazy<Started['graph']>;
+  readonly admin: Lazy<Started['admin']>;
+  readonly conversation: Lazy<Started['conversation']>;
+  readonly claims: Lazy<Started['claims']>;
+  readonly activeModes: Lazy<Started['activeModes']>;
+  readonly insights: Lazy<Started['insights']>;
   readonly ops: OpsApi;
   readonly #overrides: MemoryOverrides;
   readonly #bus: EventBus;
@@ -82,35 +69,63 @@ export class Memory {
     this.#instanceId = overrides.instanceId ?? `pf-${randomBytes(6).toString('hex')}`;
     this.#bus = new EventBus(overrides.logger);
     this.events = { on: (type, handler) => this.#bus.on(type, handler) };
-    const started = () => this.#start();
+    const s = () => this.#start();
     this.facts = lazyGroup(
-      async () => (await started()).facts,
-      ['remember', 'get', 'getAll', 'update', 'forget', 'reinforce', 'history', 'listForSubject'],
+      async () => (await s()).facts,
+      ['remember', 'get', 'getAll', 'update', 'forget', 'reinforce', 'history', 'listForSubject', 'search'],
+    );
+    this.identity = lazyGroup(
+      async () => (await s()).identity,
+      [
+        'resolve',
+        'resolveMany',
+        'registerAlias',
+        'handleMemberRename',
+        'aliasesOf',
+        'displayName',
+        'reconcileTwins',
+      ],
+    );
+    this.graph = lazyGroup(
+      async () => (await s()).graph,
+      [
+        'between',
+        'relationsOf',
+        'entityStances',
+        'usersForEntity',
+        'shared',
+        'sharedN',
+        'similarUsers',
+        'neighbors',
+      ],
     );
     this.admin = lazyGroup(
-      async () => (await started()).admin,
+      async () => (await s()).admin,
       ['setOptOut', 'getOptOut', 'purgeUser', 'exportGuild', 'importGuild', 'exportUser'],
     );
     this.conversation = lazyGroup(
-      async () => (await started()).conversation,
-      ['threadHistory', 'authorHistory', 'channelStats', 'recordReply', 'append', 'session', 'clear'],
+      async () => (await s()).conversation,
+      [
+        'threadHistory',
+        'authorHistory',
+        'channelStats',
+        'recordReply',
+        'search',
+        'append',
+        'session',
+        'clear',
+      ],
     );
-    this.claims = lazyGroup(async () => (await started()).claims, ['tryClaim', 'release']);
-    this.activeModes = lazyGroup(
-      async () => (await started()).activeModes,
-      ['persist', 'touch', 'remove', 'list'],
-    );
-    this.insights = lazyGroup(
-      async () => (await started()).insights,
-      ['topicTrends', 'activity', 'preferences'],
-    );
+    this.claims = lazyGroup(async () => (await s()).claims, ['tryClaim', 'release']);
+    this.activeModes = lazyGroup(async () => (await s()).activeModes, ['persist', 'touch', 'remove', 'list']);
+    this.insights = lazyGroup(async () => (await s()).insights, ['topicTrends', 'activity', 'preferences']);
     this.ops = createOpsApi({
-      runtime: async () => (await started()).rt,
-      engine: async () => (await started()).engine,
+      runtime: async () => (await s()).rt,
+      engine: async () => (await s()).engine,
       events: this.#bus,
       metrics: this.#metrics,
       guilds: () => this.#guilds,
-      workersRunning: () => this.#starting !== null && this.#loopRunning,
+      workersRunning: () => this.#loopRunning,
     });
   }
 
@@ -134,88 +149,22 @@ export class Memory {
   async #boot(): Promise<Started> {
     const rt = await buildRuntime(this.config, this.#overrides);
     for (const guildId of await rt.store.governance.listGuildIds()) this.#guilds.add(guildId);
-    const deps: IngestDeps = {
-      store: rt.store,
-      embedder: rt.embedder,
-      llm: rt.llm,
-      smallLlm: rt.smallLlm,
-      clock: rt.clock,
-      ids: rt.ids,
-      config: rt.config,
-      events: this.#bus,
-      budgets: new BudgetService({
-        store: rt.store.governance,
-        clock: rt.clock,
-        config: rt.config.budgets,
-        events: this.#bus,
-      }),
+    const started = composeServices(rt, {
+      bus: this.#bus,
+      metrics: this.#metrics,
+      instanceId: this.#instanceId,
       isBot: (id) => this.#botIds.has(id),
-      structuredMode: structuredModeOf(rt.config),
-      ...(rt.logger ? { logger: rt.logger } : {}),
-    };
-    const engine = new IngestEngine(deps, this.#instanceId);
-    const hot = new HotTier(rt.config.context.hotMessages);
-    const observer = new Observer({
-      config: rt.config,
-      clock: rt.clock,
-      isBot: (id) => this.#botIds.has(id),
-      onStored: (row) => hot.push(toConversationMessage(row)),
-      ...(rt.logger ? { logger: rt.logger } : {}),
-    });
-    const ensureStarted = async () => {
-      await this.#start();
-    };
-    const facts = createFactsApi({ ...deps, ensureStarted });
-    const admin = createAdminApi({
-      ...deps,
-      ensureStarted,
-      forgetUserCaches: (g, u) => {
-        observer.forgetUser(g, u);
-        hot.forgetUser(g, u);
+      botId: () => [...this.#botIds][0] ?? null,
+      guilds: () => this.#guilds,
+      ensureStarted: async () => {
+        await this.#start();
       },
     });
-    const coordination = { store: rt.store, clock: rt.clock, instanceId: this.#instanceId };
-    const conversation = createConversationApi({
-      store: rt.store,
-      clock: rt.clock,
-      ids: rt.ids,
-      hot,
-      maxSessionEntries: rt.config.conversation.maxSessionEntries,
-      botId: () => [...this.#botIds][0] ?? null,
-    });
-    let loop: WorkerLoop | null = null;
-    if (rt.config.workers.enabled) {
-      loop = new WorkerLoop({
-        engine,
-        maintenance: {
-          store: rt.store,
-          clock: rt.clock,
-          config: rt.config,
-          events: this.#bus,
-          ...(rt.logger ? { logger: rt.logger } : {}),
-        },
-        guilds: () => this.#guilds,
-        pollMs: rt.config.workers.pollIntervalMs,
-        batchLimit: rt.config.workers.count * 4,
-        ...(rt.logger ? { logger: rt.logger } : {}),
-      });
-      loop.start();
+    if (started.loop) {
+      started.loop.start();
       this.#loopRunning = true;
     }
-    return {
-      rt,
-      deps,
-      engine,
-      observer,
-      facts,
-      admin,
-      conversation,
-      claims: createClaimsApi(coordination),
-      activeModes: createActiveModesApi(coordination),
-      insights: createInsightsApi({ store: rt.store, clock: rt.clock }),
-      hot,
-      loop,
-    };
+    return started;
   }
 
   /** Stores a message for background extraction. O(1); never calls a model or an embedder. */
@@ -227,8 +176,11 @@ export class Memory {
       started = await this.#start();
     } catch (error) {
       this.#metrics.inc('observe{status="rejected"}');
-      const reason = MemoryError.is(error, ErrorCode.CLOSED) ? 'closed' : 'storage_unavailable';
-      return { messageId: parsed.messageId, status: 'rejected', reason };
+      return {
+        messageId: parsed.messageId,
+        status: 'rejected',
+        reason: MemoryError.is(error, ErrorCode.CLOSED) ? 'closed' : 'storage_unavailable',
+      };
     }
     const receipt = await started.observer.observe(started.rt.store, parsed);
     if (receipt.status === 'accepted') this.#guilds.add(parsed.guildId);
@@ -262,9 +214,67 @@ export class Memory {
       total += n;
       if (n === 0) break;
     }
-    const guilds = input.guildId !== undefined ? [input.guildId] : [...this.#guilds];
-    for (const g of guilds) if (await engine.communityPass(g)) total++;
+    for (const g of input.guildId !== undefined ? [input.guildId] : [...this.#guilds])
+      if (await engine.communityPass(g)) total++;
     return total;
+  }
+
+  /** Zero-model hybrid recall. Never throws: failures become warnings and degraded channels. */
+  async recall(query: RecallQueryInput): Promise<RecallResult> {
+    const t0 = performance.now();
+    try {
+      const result = await (await this.#start()).recall.recall(query);
+      this.#metrics.observe('recall', performance.now() - t0);
+      return result;
+    } catch {
+      this.#metrics.inc('recall.errors');
+      return { facts: [], warnings: [RecallWarning.STORE_UNAVAILABLE], degradedChannels: [] };
+    }
+  }
+
+  /** The labelled memory block for a reply, with citations. Zero model calls; never throws. */
+  async promptContext(input: PromptContextInput): Promise<PromptContext> {
+    const t0 = performance.now();
+    try {
+      const started = await this.#start();
+      const ctx = await started.prompt.promptContext(input);
+      this.#metrics.observe('prompt_context', performance.now() - t0);
+      return ctx;
+    } catch {
+      this.#metrics.inc('prompt_context.errors');
+      return emptyPromptContext([RecallWarning.STORE_UNAVAILABLE]);
+    }
+  }
+
+  /** Two-tier context: the channel's recent messages, plus long-term memory when the mode calls for it. */
+  async context(input: ContextInput): Promise<TwoTierContext> {
+    const started = await this.#start().catch(() => null);
+    if (!started) {
+      return {
+        recent: [],
+        longTerm: null,
+        block: '',
+        mode: input.mode ?? 'normal',
+        trigger: null,
+        cached: false,
+        warnings: [RecallWarning.STORE_UNAVAILABLE],
+        timings: { hotMs: 0, longTermMs: null },
+      };
+    }
+    return started.context.context(input);
+  }
+
+  /** Attributes reply sentences to the facts of a prompt context by embedding similarity. Never throws. */
+  async cite(reply: string, ctx: Pick<PromptContext, 'citations'>): Promise<CitedReply> {
+    try {
+      const started = await this.#start();
+      return await citeReply(reply, ctx, {
+        embedder: started.rt.embedder,
+        minScore: started.rt.config.retrieval.citationMinScore,
+      });
+    } catch {
+      return { text: reply, claims: [], sources: [] };
+    }
   }
 
   /** A bot is never a subject and its messages are never observed. */
@@ -274,6 +284,28 @@ export class Memory {
 
   async stats(input: { guildId: string }): Promise<GuildStats> {
     return (await this.#start()).rt.store.governance.guildStats(input.guildId);
+  }
+
+  /** Regenerates profile digests now (for the given members, or every member with facts, plus the server). */
+  async regenerateSummaries(input: { guildId: string; userIds?: readonly string[] }): Promise<number> {
+    const { rt, deps, identity } = await this.#start();
+    const subjects: (string | null)[] = input.userIds
+      ? [...input.userIds]
+      : [
+          ...new Set(
+            (await rt.store.facts.topStrength({ guildId: input.guildId }, 500)).map((f) => f.subjectId),
+          ),
+        ];
+    if (!subjects.includes(null)) subjects.push(null);
+    let n = 0;
+    for (const subjectId of subjects) {
+      const name =
+        subjectId === null
+          ? 'the server'
+          : ((await identity.displayName({ guildId: input.guildId, userId: subjectId })) ?? 'a member');
+      if ((await refreshDigest(deps, input.guildId, subjectId, name, true)) === 'updated') n++;
+    }
+    return n;
   }
 
   /** Detects "remember/forget/update/what do you know" commands; a regex gate runs before any model. */
@@ -292,12 +324,8 @@ export class Memory {
     const starting = this.#starting;
     this.#closed = true;
     if (!starting) return;
-    let started: Started;
-    try {
-      started = await starting;
-    } catch {
-      return;
-    }
+    const started = await starting.catch(() => null);
+    if (!started) return;
     const deadline = Date.now() + (options.timeoutMs ?? 30_000);
     await started.loop?.stop();
     this.#loopRunning = false;
@@ -306,8 +334,7 @@ export class Memory {
       const force = !started.rt.store.capabilities.durable;
       try {
         while (Date.now() < deadline) {
-          const n = await started.engine.runPending({ limit: 64, ...(force ? { force } : {}) });
-          if (n === 0) break;
+          if ((await started.engine.runPending({ limit: 64, ...(force ? { force } : {}) })) === 0) break;
         }
       } catch (error) {
         started.rt.logger?.({ level: 'warn', event: 'memory.drain_failed', error });

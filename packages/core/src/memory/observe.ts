@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MemoryConfig } from '../config/schema.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
-import { aliasWeight, isValidAlias, normalizeAlias } from '../identity/aliases.js';
+import { normalizeAlias } from '../identity/aliases.js';
 import {
   AliasSource,
   IgnoreReason,
@@ -34,6 +34,13 @@ export interface ObserveDeps {
   readonly logger?: Logger;
   /** Called for every stored message (hot conversation cache, metrics). */
   readonly onStored?: (message: StoredMessage) => void;
+  /** Binds a name to a member (identity service: weights, validity, entity twins). */
+  readonly registerAlias: (input: {
+    guildId: string;
+    userId: string;
+    alias: string;
+    source: AliasSource;
+  }) => Promise<unknown>;
 }
 
 /** Validates a message event; the only error observe raises (SCHEMA_INVALID). */
@@ -145,7 +152,7 @@ export class Observer {
       }
       if (outcome === 'over_capacity')
         return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.QUEUE_OVER_CAPACITY);
-      await this.#registerName(store, event);
+      await this.#registerName(event);
       this.#deps.onStored?.(row);
       return receipt(row.messageId, ObserveStatus.ACCEPTED);
     } catch (error) {
@@ -167,32 +174,15 @@ export class Observer {
     );
   }
 
-  async #registerName(store: MemoryStore, event: MessageEvent): Promise<void> {
+  async #registerName(event: MessageEvent): Promise<void> {
     const name = event.authorDisplayName.trim() || event.authorUsername.trim();
     const cacheKey = `${event.guildId}\u0000${event.authorId}`;
     if (name.length === 0 || this.#knownNames.get(cacheKey) === name) return;
-    const at = this.#deps.clock.now();
-    const display = normalizeAlias(name);
-    if (isValidAlias(display)) {
-      await store.aliases.upsert({
-        guildId: event.guildId,
-        alias: display,
-        userId: event.authorId,
-        source: AliasSource.DISPLAY_NAME,
-        weight: aliasWeight(AliasSource.DISPLAY_NAME, display),
-        updatedAt: at,
-      });
-    }
-    const username = normalizeAlias(event.authorUsername);
-    if (username !== display && isValidAlias(username)) {
-      await store.aliases.upsert({
-        guildId: event.guildId,
-        alias: username,
-        userId: event.authorId,
-        source: AliasSource.DISCORD_USERNAME,
-        weight: aliasWeight(AliasSource.DISCORD_USERNAME, username),
-        updatedAt: at,
-      });
+    const base = { guildId: event.guildId, userId: event.authorId };
+    await this.#deps.registerAlias({ ...base, alias: name, source: AliasSource.DISPLAY_NAME });
+    const username = event.authorUsername.trim();
+    if (username.length > 0 && normalizeAlias(username) !== normalizeAlias(name)) {
+      await this.#deps.registerAlias({ ...base, alias: username, source: AliasSource.DISCORD_USERNAME });
     }
     if (this.#knownNames.size > 50_000) this.#knownNames.clear();
     this.#knownNames.set(cacheKey, name);

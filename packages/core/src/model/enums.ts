@@ -177,6 +177,8 @@ export const RecallWarning = {
   LONG_TERM_TIMEOUT: 'long_term_timeout',
   LONG_TERM_FAILED: 'long_term_failed',
   STORE_UNAVAILABLE: 'store_unavailable',
+  /** The query or input object did not validate; nothing was recalled. */
+  QUERY_INVALID: 'query_invalid',
 } as const;
 export type RecallWarning = ValueOf<typeof RecallWarning>;
 

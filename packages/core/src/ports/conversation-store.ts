@@ -28,11 +28,17 @@ export interface ActiveMode {
  * persistent "active conversation" state for multi-instance bots.
  */
 export interface ConversationStore {
-  /** The latest `limit` messages of a channel (optionally before a message), oldest first. */
+  /**
+   * Messages of a channel, oldest first: the latest `limit` (optionally only those before
+   * `beforeMessageId`), or with `afterMessageId` the first `limit` strictly after that message
+   * (empty when it is unknown). Both together bound the range on each side. Order is
+   * (createdAt, messageId). Conversation search uses `afterMessageId` to read the replies that
+   * follow a match.
+   */
   channelHistory(
     guildId: string,
     channelId: string,
-    options: { readonly limit: number; readonly beforeMessageId?: string },
+    options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
   ): Promise<StoredMessage[]>;
   /** The latest `limit` messages of an author in a guild, oldest first. */
   authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]>;

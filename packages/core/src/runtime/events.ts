@@ -24,6 +24,8 @@ export interface FactCommitted {
 
 export interface FactSuperseded {
   readonly guildId: string;
+  /** Subject of the retired fact (null = a server fact). */
+  readonly subjectId: string | null;
   readonly oldFactId: string;
   /** The replacing fact, or null when the old fact was only invalidated or forgotten. */
   readonly newFactId: string | null;

@@ -1,3 +1,4 @@
+export { createFakeEmbedder, type FakeEmbedder, type FakeEmbedderOptions } from './fake-embedder.js';
 export { FixedClock, sequentialIds } from './fixed-clock.js';
 export {
   type ContentPart,

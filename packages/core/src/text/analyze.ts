@@ -1,3 +1,4 @@
+import { baseForm } from './irregular-forms.js';
 import { porterStem } from './porter-stemmer.js';
 import { STOPWORDS } from './stopwords.js';
 
@@ -20,14 +21,15 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * Terms a keyword index stores and queries with: tokens minus stop words, Porter-stemmed.
+ * Terms a keyword index stores and queries with: tokens minus stop words, irregular inflections
+ * mapped to their base form, Porter-stemmed.
  * Every store indexes these terms so keyword ranking is identical across backends.
  */
 export function indexTerms(text: string): string[] {
   const out: string[] = [];
   for (const token of tokenize(text)) {
     if (STOPWORDS.has(token)) continue;
-    out.push(porterStem(token));
+    out.push(porterStem(baseForm(token)));
   }
   return out;
 }

@@ -18,6 +18,31 @@ export function conversationSuite(o: ConformanceOptions): void {
         expect(await s.conversation.channelHistory(G2, 'c9', { limit: 10 })).toEqual([]);
       }));
 
+    it('reads the messages right after a message', () =>
+      withStore(o, async (s) => {
+        const msgs = Array.from({ length: 6 }, () => makeMessage({ channelId: 'c8' }));
+        await s.queue.enqueueMany([...msgs, makeMessage({ channelId: 'other' })], 100);
+        const after = await s.conversation.channelHistory(G1, 'c8', {
+          limit: 2,
+          afterMessageId: msgs[1]?.messageId as string,
+        });
+        expect(after.map((m) => m.messageId)).toEqual(msgs.slice(2, 4).map((m) => m.messageId));
+        const between = await s.conversation.channelHistory(G1, 'c8', {
+          limit: 10,
+          afterMessageId: msgs[1]?.messageId as string,
+          beforeMessageId: msgs[4]?.messageId as string,
+        });
+        expect(between.map((m) => m.messageId)).toEqual(msgs.slice(2, 4).map((m) => m.messageId));
+        const last = await s.conversation.channelHistory(G1, 'c8', {
+          limit: 3,
+          afterMessageId: msgs[5]?.messageId as string,
+        });
+        expect(last).toEqual([]);
+        expect(
+          await s.conversation.channelHistory(G1, 'c8', { limit: 3, afterMessageId: 'missing' }),
+        ).toEqual([]);
+      }));
+
     it('reads an author’s history and channel statistics', () =>
       withStore(o, async (s) => {
         await s.queue.enqueueMany(

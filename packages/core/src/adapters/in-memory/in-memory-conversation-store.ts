@@ -39,13 +39,17 @@ export class InMemoryConversationStore implements ConversationStore {
   async channelHistory(
     guildId: string,
     channelId: string,
-    options: { readonly limit: number; readonly beforeMessageId?: string },
+    options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
   ): Promise<StoredMessage[]> {
     await enter(this.#state);
     let rows = this.#rows((m) => m.guildId === guildId && m.channelId === channelId);
     if (options.beforeMessageId !== undefined) {
       const idx = rows.findIndex((m) => m.messageId === options.beforeMessageId);
       if (idx >= 0) rows = rows.slice(0, idx);
+    }
+    if (options.afterMessageId !== undefined) {
+      const idx = rows.findIndex((m) => m.messageId === options.afterMessageId);
+      return idx < 0 ? [] : rows.slice(idx + 1, idx + 1 + options.limit);
     }
     return rows.slice(Math.max(0, rows.length - options.limit));
   }

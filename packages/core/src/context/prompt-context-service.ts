@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import type { MemoryConfig } from '../config/schema.js';
+import type { IdentityService } from '../identity/identity-service.js';
+import { RecallWarning } from '../model/enums.js';
+import type { Clock } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { Logger } from '../ports/logger.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import type { RecallResult, RecallService, ScoredFact } from '../recall/recall-types.js';
+import { applyCitations } from './citations.js';
+import { cite } from './cite.js';
+import { type BlockSection, buildInjectionBlock, CHARS_PER_TOKEN } from './injection-block.js';
+import { discoveryPairs, resolveParticipants } from './participants.js';
+import type { Citation, PromptContext } from './prompt-context-types.js';
+
+export interface PromptContextDeps {
+  readonly recall: RecallService;
+  readonly identity: IdentityService;
+  readonly store: MemoryStore;
+  readonly embedder: Embedder;
+  readonly clock: Clock;
+  readonly retrieval: MemoryConfig['retrieval'];
+  isBot?(userId: string): boolean;
+  readonly logger?: Logger;
+}
+
+const id = z.string().min(1).max(128);
+export const promptContextSchema = z
+  .object({
+    guildId: id,
+    askerId: id,
+    text: z
+      .string()
+      .max(100_000)
+      .nullish()
+      .transform((v) => v ?? null),
+    /** Mentioned members: ids, `<@id>` tags or names (names resolve through identity). */
+    mentionedIds: z.array(z.string().max(256)).max(100).default([]),
+    threadParticipantIds: z.array(z.string().max(256)).max(100).default([]),
+    tokenBudget: z.number().int().min(16).max(200_000).optional(),
+    entityHint: z
+      .string()
+      .min(1)
+      .max(200)
+      .nullish()
+      .transform((v) => v ?? null),
+    /** Facts scoring below this are left out (default `retrieval.minScore`). */
+    minScore: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+export type PromptContextInput = z.input<typeof promptContextSchema>;
+
+export interface PromptContextService {
+  /** Recall for the people in the conversation and the server, rendered under a token budget. Never throws. */
+  promptContext(input: PromptContextInput): Promise<PromptContext>;
+}
+
+function contextOf(
+  block: { text: string; facts: readonly ScoredFact[]; citations: readonly Citation[] },
+  rest: Pick<PromptContext, 'resolutions' | 'warnings'>,
+  deps: PromptContextDeps,
+): PromptContext {
+  const citations = block.citations;
+  return {
+    injectionBlock: block.text,
+    facts: block.facts,
+    citations,
+    resolutions: rest.resolutions,
+    warnings: rest.warnings,
+    usage: { promptTokens: Math.ceil(block.text.length / CHARS_PER_TOKEN) },
+    applyCitations: (text) => applyCitations(typeof text === 'string' ? text : '', citations),
+    cite: (text) =>
+      cite(text, { citations }, { embedder: deps.embedder, minScore: deps.retrieval.citationMinScore }),
+  };
+}
+
+const emptyBlock = { text: '', facts: [], citations: [] };
+
+/** Builds promptContext (see SPEC §5). */
+export function createPromptContextService(deps: PromptContextDeps): PromptContextService {
+  const isBot = (u: string) => deps.isBot?.(u) === true;
+  return {
+    async promptContext(input) {
+      const parsed = promptContextSchema.safeParse(input);
+      if (!parsed.success)
+        return contextOf(emptyBlock, { resolutions: [], warnings: [RecallWarning.QUERY_INVALID] }, deps);
+      const q = parsed.data;
+      try {
+        return await build(deps, q, isBot);
+      } catch (error) {
+        deps.logger?.({
+          level: 'error',
+          event: 'prompt_context.failed',
+          data: { guildId: q.guildId },
+          error,
+        });
+        return contextOf(emptyBlock, { resolutions: [], warnings: [RecallWarning.STORE_UNAVAILABLE] }, deps);
+      }
+    },
+  };
+}
+
+async function build(
+  deps: PromptContextDeps,
+  q: z.output<typeof promptContextSchema>,
+  isBot: (u: string) => boolean,
+): Promise<PromptContext> {
+  const r = deps.retrieval;
+  const who = await resolveParticipants(
+    deps.store,
+    { guildId: q.guildId, askerId: q.askerId, others: [...q.mentionedIds, ...q.threadParticipantIds] },
+    isBot,
+  );
+  const warnings = new Set<RecallWarning>(who.warnings);
+  const pairs = discoveryPairs(who.people);
+  const empty: RecallResult = { facts: [], warnings: [], degradedChannels: [] };
+  const [subjects, server] = await Promise.all([
+    who.people.length > 0
+      ? deps.recall.recall({
+          guildId: q.guildId,
+          text: q.text,
+          scope: 'subjects',
+          subjectIds: [...who.people],
+          pairIds: pairs,
+          entityHint: q.entityHint,
+          topK: r.topK,
+          maxPerSubject: r.maxPerSubject,
+          ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
+        })
+      : empty,
+    r.serverTopK > 0
+      ? deps.recall.recall({
+          guildId: q.guildId,
+          text: q.text,
+          scope: 'server',
+          topK: r.serverTopK,
+          maxPerSubject: r.serverTopK,
+          ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
+        })
+      : empty,
+  ]);
+  for (const w of [...subjects.warnings, ...server.warnings])
+    if (w !== RecallWarning.BUDGET_TRIMMED) warnings.add(w);
+  const names = new Map<string, { name: string | null; others: string[] }>();
+  const nameOf = async (userId: string) => {
+    let n = names.get(userId);
+    if (!n) {
+      const aliases = await deps.identity.aliasesOf({ guildId: q.guildId, userId });
+      const distinct = [...new Set(aliases.map((a) => a.alias))];
+      n = { name: distinct[0] ?? null, others: distinct.slice(1, 5) };
+      names.set(userId, n);
+    }
+    return n;
+  };
+  const digest = async (subjectId: string | null) =>
+    (await deps.store.governance.getDigest(q.guildId, subjectId))?.text ?? null;
+  const sections: BlockSection[] = [];
+  for (const person of who.people) {
+    const facts = subjects.facts.filter((f) => f.fact.subjectId === person);
+    const [n, d] = await Promise.all([nameOf(person), digest(person)]);
+    const kind = person === q.askerId ? 'asker' : 'user';
+    sections.push({ kind, subjectId: person, name: n.name, otherNames: n.others, digest: d, facts });
+  }
+  sections.push({
+    kind: 'server',
+    subjectId: null,
+    name: null,
+    otherNames: [],
+    digest: await digest(null),
+    facts: server.facts,
+  });
+  for (const f of [...subjects.facts, ...server.facts]) {
+    const speaker = f.fact.attribution.speakerId;
+    if (speaker !== null && speaker !== f.fact.subjectId) await nameOf(speaker);
+  }
+  const speakerName = (f: ScoredFact) => {
+    const a = f.fact.attribution;
+    if (a.speakerId === null || a.speakerId === f.fact.subjectId)
+      return a.type === 'third_party' ? (a.speakerName ?? 'another member') : null;
+    return names.get(a.speakerId)?.name ?? a.speakerName ?? 'another member';
+  };
+  const block = buildInjectionBlock(sections, q.tokenBudget ?? r.defaultTokenBudget, speakerName);
+  if (block.trimmed) warnings.add(RecallWarning.BUDGET_TRIMMED);
+  return contextOf(block, { resolutions: who.resolutions, warnings: [...warnings] }, deps);
+}

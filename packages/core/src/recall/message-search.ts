@@ -1,0 +1,286 @@
+import { z } from 'zod';
+import type { MemoryConfig } from '../config/schema.js';
+import { jumpLink } from '../context/jump-link.js';
+import { ChannelName, RecallWarning } from '../model/enums.js';
+import type { StoredMessage } from '../model/message.js';
+import type { Clock } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { Logger } from '../ports/logger.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import { queryTerms } from '../text/analyze.js';
+import { clamp01, fusedScore } from './fusion.js';
+import { type MessageChain, smoothScores } from './neighbor-smoothing.js';
+import { MAX_QUERY_CHARS } from './recall-query.js';
+import { temporalMatch, timeWindows } from './time-expressions.js';
+
+export interface MessageSearchDeps {
+  readonly store: MemoryStore;
+  readonly embedder: Embedder;
+  readonly clock: Clock;
+  readonly retrieval: MemoryConfig['retrieval'];
+  isBot(userId: string): boolean;
+  readonly logger?: Logger;
+}
+
+const id = z.string().min(1).max(128);
+export const messageSearchSchema = z
+  .object({
+    guildId: id,
+    text: z.string().min(1).max(100_000),
+    limit: z.number().int().min(1).max(200).default(10),
+    /** Messages of these authors are not returned (they still give context to their neighbours). */
+    excludeAuthorIds: z.array(id).max(1000).default([]),
+    /** Only messages of this channel. */
+    channelId: id.optional(),
+    /** Include bot-authored messages and the bot's own replies (off by default). */
+    includeBotMessages: z.boolean().default(false),
+  })
+  .strict();
+export type MessageSearchInput = z.input<typeof messageSearchSchema>;
+
+export interface MessageScoreComponents {
+  readonly semantic: number;
+  readonly lexical: number;
+  readonly rrf: number;
+  /** Match between the message time and a date the query names. */
+  readonly temporal: number;
+  /** Score received from neighbouring messages (already normalised). */
+  readonly context: number;
+}
+
+export interface ScoredMessage {
+  readonly message: StoredMessage;
+  readonly score: number;
+  readonly components: MessageScoreComponents;
+  readonly matchedChannels: readonly ChannelName[];
+  readonly url: string;
+}
+
+export interface MessageSearchResult {
+  readonly messages: readonly ScoredMessage[];
+  readonly warnings: readonly RecallWarning[];
+  readonly degradedChannels: readonly ChannelName[];
+}
+
+export interface MessageSearch {
+  /** Hybrid keyword + vector search over raw messages with neighbour smoothing. Never throws. */
+  search(input: MessageSearchInput): Promise<MessageSearchResult>;
+}
+
+interface Hit {
+  semantic: number;
+  lexical: number;
+  rrf: number;
+  temporal: number;
+  readonly channels: ChannelName[];
+}
+
+/** Runs `fn` over items with at most `limit` in flight. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * conversation.search: keyword (BM25, OR of analysed terms) and vector (kind `message`, written by
+ * the ingest workers) channels fused like recall (max-normalised BM25, cosine, reciprocal rank,
+ * `retrieval.weights`), then neighbour smoothing (`retrieval.neighborWeight`, `neighborWindow`,
+ * `neighborMaxGapMinutes`): a message next to strong matches in the same channel gains a share of
+ * their score. Opted-out authors' messages are neither returned nor used as context.
+ */
+export function createMessageSearch(deps: MessageSearchDeps): MessageSearch {
+  return {
+    async search(input) {
+      const parsed = messageSearchSchema.safeParse(input);
+      if (!parsed.success)
+        return { messages: [], warnings: [RecallWarning.QUERY_INVALID], degradedChannels: [] };
+      try {
+        return await runSearch(deps, parsed.data);
+      } catch (error) {
+        deps.logger?.({
+          level: 'error',
+          event: 'message_search.failed',
+          data: { guildId: parsed.data.guildId },
+          error,
+        });
+        return { messages: [], warnings: [RecallWarning.STORE_UNAVAILABLE], degradedChannels: [] };
+      }
+    },
+  };
+}
+
+async function runSearch(
+  deps: MessageSearchDeps,
+  q: z.output<typeof messageSearchSchema>,
+): Promise<MessageSearchResult> {
+  const r = deps.retrieval;
+  const { conversation, vectors, governance } = deps.store;
+  const text = q.text.slice(0, MAX_QUERY_CHARS);
+  const terms = queryTerms(text);
+  const [keyword, vector, optedOutList] = await Promise.allSettled([
+    terms.length === 0 ? Promise.resolve([]) : conversation.searchText(q.guildId, terms, r.poolSize),
+    deps.embedder.embed([text]).then(([vec]) => {
+      if (!vec) throw new Error('embedder returned no vector');
+      return vectors.search({ kind: 'message', guildId: q.guildId, vector: vec, limit: r.poolSize });
+    }),
+    governance.optedOutUsers(q.guildId),
+  ]);
+  if (optedOutList.status === 'rejected') throw optedOutList.reason;
+  const optedOut = new Set(optedOutList.value);
+  const warnings = new Set<RecallWarning>();
+  const degraded: ChannelName[] = [];
+  const hits = new Map<string, Hit>();
+  const messages = new Map<string, StoredMessage>();
+  const hit = (messageId: string) => {
+    let h = hits.get(messageId);
+    if (!h) {
+      h = { semantic: 0, lexical: 0, rrf: 0, temporal: 0, channels: [] };
+      hits.set(messageId, h);
+    }
+    return h;
+  };
+  if (keyword.status === 'fulfilled') {
+    const best = Math.max(0, ...keyword.value.map((k) => k.score));
+    keyword.value.forEach((k, rank) => {
+      const h = hit(k.message.messageId);
+      h.lexical = best > 0 ? k.score / best : 0;
+      h.rrf += 1 / (r.rrfK + rank + 1);
+      h.channels.push(ChannelName.KEYWORD);
+      messages.set(k.message.messageId, k.message);
+    });
+  } else degraded.push(ChannelName.KEYWORD);
+  if (vector.status === 'fulfilled') {
+    vector.value
+      .filter((v) => v.score > 0)
+      .forEach((v, rank) => {
+        const h = hit(v.id);
+        h.semantic = clamp01(v.score);
+        h.rrf += 1 / (r.rrfK + rank + 1);
+        h.channels.push(ChannelName.VECTOR);
+      });
+  } else degraded.push(ChannelName.VECTOR);
+  for (const [channel, s] of [
+    [ChannelName.KEYWORD, keyword],
+    [ChannelName.VECTOR, vector],
+  ] as const) {
+    if (s.status !== 'rejected') continue;
+    warnings.add(RecallWarning.DEGRADED_CHANNEL);
+    deps.logger?.({
+      level: 'warn',
+      event: 'message_search.channel_failed',
+      data: { channel },
+      error: s.reason,
+    });
+  }
+  const missing = [...hits.keys()].filter((m) => !messages.has(m));
+  if (missing.length > 0)
+    for (const m of await conversation.getMessages(q.guildId, missing)) messages.set(m.messageId, m);
+  const usable = (m: StoredMessage) =>
+    m.guildId === q.guildId && m.rawStored && m.kind !== 'session' && !optedOut.has(m.authorId);
+  const bestRrf = Math.max(0, ...[...hits.values()].map((h) => h.rrf));
+  const windows = timeWindows(text, deps.clock.now());
+  const active = { entity: false, strength: false, temporal: windows.length > 0 };
+  const base = new Map<string, number>();
+  for (const [messageId, h] of hits) {
+    const m = messages.get(messageId);
+    if (!m || !usable(m)) continue;
+    h.rrf = bestRrf > 0 ? h.rrf / bestRrf : 0;
+    h.temporal = temporalMatch(m.createdAt, windows);
+    const c = {
+      semantic: h.semantic,
+      lexical: h.lexical,
+      entity: 0,
+      strength: 0,
+      rrf: h.rrf,
+      temporal: h.temporal,
+    };
+    base.set(messageId, fusedScore(c, r.weights, active));
+  }
+  const chains = await neighbourChains(deps, q.guildId, base, messages);
+  for (const chain of chains)
+    for (const m of chain) if (!messages.has(m.messageId)) messages.set(m.messageId, m);
+  const smoothed = smoothScores(
+    base,
+    chains.map((c) => c.filter(usable)),
+    {
+      weight: r.neighborWeight,
+      window: r.neighborWindow,
+      maxGapMs: r.neighborMaxGapMinutes * 60_000,
+    },
+  );
+  const excluded = new Set(q.excludeAuthorIds);
+  const results: ScoredMessage[] = [];
+  for (const [messageId, score] of smoothed.scores) {
+    const m = messages.get(messageId);
+    if (!m || !usable(m) || excluded.has(m.authorId)) continue;
+    if (q.channelId !== undefined && m.channelId !== q.channelId) continue;
+    if (!q.includeBotMessages && (m.authorIsBot || m.kind === 'reply' || deps.isBot(m.authorId))) continue;
+    const h = hits.get(messageId);
+    results.push({
+      message: m,
+      score: Math.round(score * 1e6) / 1e6,
+      components: {
+        semantic: h?.semantic ?? 0,
+        lexical: h?.lexical ?? 0,
+        rrf: h?.rrf ?? 0,
+        temporal: h?.temporal ?? 0,
+        context: Math.round((smoothed.context.get(messageId) ?? 0) * 1e6) / 1e6,
+      },
+      matchedChannels: h?.channels ?? [],
+      url: jumpLink(m.guildId, m.channelId, m.messageId),
+    });
+  }
+  results.sort(
+    (a, b) =>
+      b.score - a.score ||
+      b.message.createdAt.getTime() - a.message.createdAt.getTime() ||
+      (a.message.messageId < b.message.messageId ? -1 : 1),
+  );
+  return { messages: results.slice(0, q.limit), warnings: [...warnings], degradedChannels: degraded };
+}
+
+/** The window around each scored message (two channel-history reads each, bounded concurrency). */
+async function neighbourChains(
+  deps: MessageSearchDeps,
+  guildId: string,
+  base: ReadonlyMap<string, number>,
+  messages: ReadonlyMap<string, StoredMessage>,
+): Promise<MessageChain[]> {
+  const r = deps.retrieval;
+  if (r.neighborWeight <= 0 || r.neighborWindow <= 0) return [];
+  const anchors = [...base.entries()]
+    .filter(([, s]) => s > 0)
+    .map(([id]) => messages.get(id))
+    .filter((m): m is StoredMessage => m !== undefined);
+  const history = deps.store.conversation;
+  return mapLimited(anchors, 16, async (m) => {
+    try {
+      const [before, after] = await Promise.all([
+        history.channelHistory(guildId, m.channelId, {
+          limit: r.neighborWindow,
+          beforeMessageId: m.messageId,
+        }),
+        history.channelHistory(guildId, m.channelId, {
+          limit: r.neighborWindow,
+          afterMessageId: m.messageId,
+        }),
+      ]);
+      return [...before, m, ...after];
+    } catch (error) {
+      deps.logger?.({ level: 'warn', event: 'message_search.neighbors_failed', data: { guildId }, error });
+      return [m];
+    }
+  });
+}

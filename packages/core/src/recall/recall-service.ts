@@ -1,0 +1,233 @@
+import { findEntity } from '../graph/entity-lookup.js';
+import { entityNode, nodesOfUsers, userNode } from '../graph/identity-collapse.js';
+import { type ChannelName, RecallWarning } from '../model/enums.js';
+import type { Entity, NodeRef } from '../model/graph.js';
+import type { ChannelContext, ChannelList, NamedTargets } from './channel-types.js';
+import { type EntityChannelResult, entityChannel, entityHintChannel } from './entity-channel.js';
+import { smoothByConversation } from './fact-context.js';
+import {
+  type ActiveComponents,
+  type Candidate,
+  entityComponent,
+  fusedScore,
+  mergeChannels,
+  selectPool,
+} from './fusion.js';
+import { graphHopChannel } from './graph-hop-channel.js';
+import { capResults, type HardFilter, passesHardFilters } from './recall-filters.js';
+import { planRecall, type RecallPlan } from './recall-plan.js';
+import { type RecallQuery, type RecallQueryInput, recallQuerySchema } from './recall-query.js';
+import type { RecallDeps, RecallResult, RecallService, ScoredFact } from './recall-types.js';
+import { rerankTop } from './rerank.js';
+import { strengthSignal } from './strength.js';
+import { baselineChannel, linksChannel, pairChannel } from './subject-channels.js';
+import { keywordChannel, vectorChannel } from './text-channels.js';
+import { temporalMatch, timeWindows } from './time-expressions.js';
+
+const empty = (warnings: RecallWarning[]): RecallResult => ({ facts: [], warnings, degradedChannels: [] });
+
+/** Builds the recall service. `recall` never throws: every failure becomes a warning. */
+export function createRecallService(deps: RecallDeps): RecallService {
+  return {
+    async recall(input: RecallQueryInput): Promise<RecallResult> {
+      const parsed = recallQuerySchema.safeParse(input);
+      if (!parsed.success) return empty([RecallWarning.QUERY_INVALID]);
+      try {
+        return await runRecall(deps, parsed.data);
+      } catch (error) {
+        deps.logger?.({
+          level: 'error',
+          event: 'recall.failed',
+          data: { guildId: parsed.data.guildId },
+          error,
+        });
+        return empty([RecallWarning.STORE_UNAVAILABLE]);
+      }
+    },
+  };
+}
+
+/** User nodes of the subjects plus their entity twins; bare user nodes if the twin read fails. */
+async function subjectNodesOf(
+  deps: RecallDeps,
+  guildId: string,
+  subjects: readonly string[],
+): Promise<NodeRef[]> {
+  if (subjects.length === 0) return [];
+  try {
+    return (await nodesOfUsers(deps.store.graph, guildId, subjects)).nodes;
+  } catch (error) {
+    deps.logger?.({ level: 'warn', event: 'recall.twins_failed', data: { guildId }, error });
+    return subjects.map(userNode);
+  }
+}
+
+type Task = { readonly channel: ChannelName; readonly run: () => Promise<ChannelList | EntityChannelResult> };
+
+function channelTasks(ctx: ChannelContext, plan: RecallPlan, hint: Promise<Entity | null>): Task[] {
+  const r = ctx.deps.retrieval;
+  const runs: Record<ChannelName, () => Promise<ChannelList | EntityChannelResult>> = {
+    vector: async () => {
+      const [vec] = await ctx.deps.embedder.embed([ctx.text as string]);
+      if (!vec) throw new Error('embedder returned no vector');
+      return vectorChannel(ctx, vec);
+    },
+    keyword: () => keywordChannel(ctx),
+    links: () => linksChannel(ctx),
+    baseline: () => baselineChannel(ctx),
+    entity: () => entityChannel(ctx),
+    pair: () => pairChannel(ctx, r.poolSize),
+    entity_hint: async () => entityHintChannel(ctx, await hint),
+    graph_hop: async () => {
+      const entity = await hint;
+      const seeds = [...ctx.subjectNodes];
+      for (const [a, b] of plan.pairs) seeds.push(userNode(a), userNode(b));
+      if (entity) seeds.push(entityNode(entity.slug));
+      return graphHopChannel(ctx, seeds, r.hopDepth, r.fanOut);
+    },
+  };
+  return [...plan.channels].map((channel) => ({ channel, run: runs[channel] }));
+}
+
+async function runRecall(deps: RecallDeps, q: RecallQuery): Promise<RecallResult> {
+  const r = deps.retrieval;
+  const plan = planRecall(q, (id) => deps.isBot(id));
+  const warnings = new Set<RecallWarning>();
+  const degraded: ChannelName[] = [];
+  if (plan.channels.size === 0) return empty([]);
+  const subjectNodes = await subjectNodesOf(deps, q.guildId, plan.subjects);
+  const ctx: ChannelContext = {
+    deps,
+    guildId: q.guildId,
+    text: q.text,
+    filter: plan.filter,
+    validity: plan.validity,
+    subjectIds: plan.subjects,
+    subjectNodes,
+    pairs: plan.pairs,
+    limit: r.channelLimit,
+    maxPerSubject: q.maxPerSubject ?? r.maxPerSubject,
+  };
+  const hint =
+    q.entityHint === null ? Promise.resolve(null) : findEntity(deps.store.graph, q.guildId, q.entityHint);
+  hint.catch(() => {});
+  const tasks = channelTasks(ctx, plan, hint);
+  const optedOut = deps.store.governance.optedOutUsers(q.guildId);
+  optedOut.catch(() => {}); // awaited below; keeps an early rejection from being reported as unhandled
+  const settled = await Promise.allSettled(tasks.map((t) => t.run()));
+  const optedOutSet = new Set(await optedOut);
+  const lists: ChannelList[] = [];
+  const targets = { userIds: new Set<string>(), entitySlugs: new Set<string>() };
+  settled.forEach((s, i) => {
+    const channel = (tasks[i] as Task).channel;
+    if (s.status === 'rejected') {
+      degraded.push(channel);
+      warnings.add(RecallWarning.DEGRADED_CHANNEL);
+      deps.logger?.({ level: 'warn', event: 'recall.channel_failed', data: { channel }, error: s.reason });
+      return;
+    }
+    const value = s.value;
+    if ('targets' in value) {
+      lists.push(value.list);
+      for (const u of value.targets.userIds) targets.userIds.add(u);
+      for (const e of value.targets.entitySlugs) targets.entitySlugs.add(e);
+    } else lists.push(value);
+  });
+  const ranked = await scoreCandidates(deps, q, lists, targets);
+  const filter: HardFilter = {
+    guildId: q.guildId,
+    scope: plan.scope,
+    subjects: new Set(plan.subjects),
+    includeServer: q.includeServer,
+    asOf: q.asOf,
+    excluded: new Set(q.excludeIds),
+    optedOut: optedOutSet,
+    isBot: (id) => deps.isBot(id),
+  };
+  const minScore = q.minScore ?? r.minScore;
+  let eligible = smoothByConversation(
+    ranked.filter((item) => passesHardFilters(item, filter)),
+    r.factContextWeight,
+    r.neighborMaxGapMinutes * 60_000,
+  ).filter((item) => item.score >= minScore);
+  if (deps.reranker && q.rerank && q.text !== null && eligible.length > 0) {
+    const outcome = await rerankTop(
+      deps.reranker,
+      q.text,
+      eligible,
+      (item) => item.fact.text,
+      r.rerankPoolSize,
+      r.rerankTimeoutMs,
+    );
+    if (outcome.failed) {
+      warnings.add(RecallWarning.RERANKER_FAILED);
+      deps.logger?.({ level: 'warn', event: 'recall.reranker_failed', data: { guildId: q.guildId } });
+    }
+    eligible = outcome.items.map((item, i) => ({ ...item, rerankScore: outcome.scores[i] ?? null }));
+  }
+  const capped = capResults(eligible, q.maxPerSubject ?? r.maxPerSubject, q.topK ?? r.topK);
+  if (capped.trimmed) warnings.add(RecallWarning.BUDGET_TRIMMED);
+  if (r.reinforceOnRecall && capped.facts.length > 0) {
+    try {
+      await deps.store.facts.touch(
+        q.guildId,
+        capped.facts.map((f) => f.fact.id),
+        deps.clock.now(),
+      );
+    } catch (error) {
+      deps.logger?.({ level: 'warn', event: 'recall.reinforce_failed', data: { guildId: q.guildId }, error });
+    }
+  }
+  return { facts: capped.facts, warnings: [...warnings], degradedChannels: degraded };
+}
+
+/** Fuses the lists, keeps the pool, reads missing facts and computes every component. */
+async function scoreCandidates(
+  deps: RecallDeps,
+  q: RecallQuery,
+  lists: readonly ChannelList[],
+  targets: NamedTargets,
+): Promise<ScoredFact[]> {
+  const r = deps.retrieval;
+  const merged = mergeChannels(lists, r.rrfK);
+  const now = q.asOf ?? deps.clock.now();
+  const windows = q.text === null ? [] : timeWindows(q.text, now);
+  const active: ActiveComponents = {
+    entity: targets.userIds.size > 0 || targets.entitySlugs.size > 0,
+    temporal: windows.length > 0,
+    strength: true,
+  };
+  const pool = selectPool(merged.values(), r.weights, active, r.poolSize);
+  const missing = pool.filter((c) => !c.fact).map((c) => c.factId);
+  if (missing.length > 0) {
+    const read = await deps.store.facts.get(q.guildId, missing);
+    const byId = new Map(read.map((f) => [f.id, f]));
+    for (const c of pool) if (!c.fact) c.fact = byId.get(c.factId);
+  }
+  const stability = deps.lifecycle.decayStabilityDays;
+  const scored: (ScoredFact & { readonly tie: number })[] = [];
+  for (const c of pool as Candidate[]) {
+    const fact = c.fact;
+    if (!fact) continue;
+    const components = {
+      semantic: c.semantic,
+      lexical: c.lexical,
+      entity: entityComponent(c, fact, targets),
+      strength: strengthSignal(fact, now, stability),
+      rrf: c.rrf,
+      temporal: temporalMatch(fact.observedAt, windows),
+      context: 0,
+    };
+    scored.push({
+      fact,
+      score: fusedScore(components, r.weights, active),
+      components,
+      matchedChannels: c.channels,
+      hopPath: c.hopPath,
+      rerankScore: null,
+      tie: c.rrf,
+    });
+  }
+  scored.sort((a, b) => b.score - a.score || b.tie - a.tie || (a.fact.id < b.fact.id ? -1 : 1));
+  return scored.map(({ tie: _tie, ...item }) => item);
+}

@@ -1,0 +1,171 @@
+import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
+import { parseConfig } from '../../src/config/parse-config.js';
+import type { MemoryConfig } from '../../src/config/schema.js';
+import type { EdgeKind } from '../../src/model/enums.js';
+import type { Fact } from '../../src/model/fact.js';
+import type { Embedder } from '../../src/ports/embedder.js';
+import type { MemoryStore } from '../../src/ports/memory-store.js';
+import type { Reranker } from '../../src/ports/reranker.js';
+import type { RecallDeps } from '../../src/recall/recall-types.js';
+import { createFakeEmbedder } from '../../src/testing/fake-embedder.js';
+import { FixedClock } from '../../src/testing/fixed-clock.js';
+import { normalizeText } from '../../src/text/analyze.js';
+
+export const G = 'g1';
+export const G2 = 'g2';
+export const T0 = new Date('2026-08-24T12:00:00.000Z');
+export const DAY = 86_400_000;
+
+let seq = 0;
+export function nextId(prefix = 'fct'): string {
+  seq++;
+  return `${prefix}_${String(seq).padStart(8, '0')}`;
+}
+
+export function makeFact(overrides: Partial<Fact> & { text: string }): Fact {
+  const created = overrides.createdAt ?? T0;
+  const subjectId = overrides.subjectId === undefined ? 'u1' : overrides.subjectId;
+  return {
+    id: nextId(),
+    guildId: G,
+    subjectId,
+    normalizedText: normalizeText(overrides.text),
+    category: 'general',
+    confidence: 0.9,
+    tier: 'mid',
+    scope: subjectId === null ? 'server' : 'user',
+    attribution: { type: 'self', speakerId: subjectId, speakerName: null, actorId: null },
+    occurrences: 1,
+    strength: 1,
+    lastReinforcedAt: created,
+    createdAt: created,
+    updatedAt: created,
+    observedAt: created,
+    validFrom: created,
+    validUntil: null,
+    supersedesId: null,
+    supersededById: null,
+    sources: [],
+    relatedUserIds: [],
+    entitySlugs: [],
+    expiresAt: null,
+    version: 1,
+    ...overrides,
+  };
+}
+
+export interface SeedOptions {
+  /** Extra links beyond subject_of: [nodeType, nodeId, kind]. */
+  readonly links?: readonly (readonly ['user' | 'entity', string, EdgeKind])[];
+}
+
+/** Commits facts the way the ingest commit does: fact, vector, subject link (+ extra links). */
+export async function seed(
+  store: MemoryStore,
+  embedder: Embedder,
+  facts: readonly Fact[],
+  options: SeedOptions = {},
+): Promise<void> {
+  await store.facts.insert(facts);
+  const vectors = await embedder.embed(facts.map((f) => f.text));
+  await store.vectors.upsert(
+    facts.map((f, i) => ({
+      kind: 'fact' as const,
+      id: f.id,
+      guildId: f.guildId,
+      subjectId: f.subjectId,
+      active: f.supersededById === null && f.validUntil === null,
+      vector: vectors[i] as Float32Array,
+    })),
+  );
+  await store.graph.addLinks(
+    facts.flatMap((f) => [
+      ...(f.subjectId === null
+        ? []
+        : [
+            {
+              guildId: f.guildId,
+              factId: f.id,
+              nodeType: 'user' as const,
+              nodeId: f.subjectId,
+              kind: 'subject_of' as const,
+              createdAt: f.createdAt,
+            },
+          ]),
+      ...(options.links ?? []).map(([nodeType, nodeId, kind]) => ({
+        guildId: f.guildId,
+        factId: f.id,
+        nodeType,
+        nodeId,
+        kind,
+        createdAt: f.createdAt,
+      })),
+    ]),
+  );
+}
+
+export function config(retrieval: Record<string, unknown> = {}): MemoryConfig {
+  return parseConfig({ storage: 'memory', llm: null, retrieval } as Parameters<typeof parseConfig>[0]);
+}
+
+export interface World {
+  readonly store: MemoryStore;
+  readonly embedder: ReturnType<typeof createFakeEmbedder>;
+  readonly clock: FixedClock;
+  readonly bots: Set<string>;
+  deps(retrieval?: Record<string, unknown>, extra?: { reranker?: Reranker | null }): RecallDeps;
+}
+
+export function world(options: { synonyms?: readonly (readonly string[])[] } = {}): World {
+  const store = createInMemoryStore();
+  const embedder = createFakeEmbedder({
+    dimensions: 128,
+    ...(options.synonyms ? { synonyms: options.synonyms } : {}),
+  });
+  const clock = new FixedClock(new Date(T0.getTime() + DAY));
+  const bots = new Set<string>();
+  return {
+    store,
+    embedder,
+    clock,
+    bots,
+    deps(retrieval = {}, extra = {}) {
+      const c = config(retrieval);
+      return {
+        store,
+        embedder,
+        clock,
+        retrieval: c.retrieval,
+        lifecycle: c.lifecycle,
+        reranker: extra.reranker ?? null,
+        isBot: (id) => bots.has(id),
+      };
+    },
+  };
+}
+
+/** Wraps a store so one port method fails. */
+export function failing<T extends object>(target: T, method: keyof T, error = new Error('boom')): T {
+  return new Proxy(target, {
+    get(t, p, r) {
+      if (p === method) return async () => Promise.reject(error);
+      const v = Reflect.get(t, p, r);
+      return typeof v === 'function' ? v.bind(t) : v;
+    },
+  });
+}
+
+/** A store whose `role` port is replaced. */
+export function withPort<K extends keyof MemoryStore>(
+  store: MemoryStore,
+  role: K,
+  port: MemoryStore[K],
+): MemoryStore {
+  return new Proxy(store, {
+    get(t, p, r) {
+      if (p === role) return port;
+      const v = Reflect.get(t, p, r);
+      return typeof v === 'function' ? v.bind(t) : v;
+    },
+  });
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { ChannelName, RecallWarning } from '../../src/model/enums.js';
+import { createMessageSearch } from '../../src/recall/message-search.js';
+import { conversation, makeMessage, storeMessages } from '../helpers/messages.js';
+import { DAY, failing, G, G2, T0, withPort, world } from '../helpers/world.js';
+
+function search(w: ReturnType<typeof world>, retrieval: Record<string, unknown> = {}) {
+  const d = w.deps(retrieval);
+  return createMessageSearch({
+    store: d.store,
+    embedder: d.embedder,
+    clock: d.clock,
+    retrieval: d.retrieval,
+    isBot: d.isBot,
+  });
+}
+
+describe('conversation search', () => {
+  it('finds messages by keywords and by meaning, with jump links', async () => {
+    const w = world({ synonyms: [['concert', 'gig']] });
+    const msgs = conversation(
+      [
+        ['u1', 'the concert downtown was loud'],
+        ['u2', 'I fixed my bike yesterday'],
+        ['u3', 'that gig was the best of the year'],
+      ],
+      T0,
+    );
+    await storeMessages(w.store, w.embedder, msgs);
+    const r = await search(w, { neighborWeight: 0 }).search({
+      guildId: G,
+      text: 'remember the concert?',
+      limit: 2,
+    });
+    expect(r.messages.map((m) => m.message.messageId).sort()).toEqual(
+      [msgs[0]?.messageId, msgs[2]?.messageId].sort(),
+    );
+    expect(r.messages[0]?.url).toMatch(/^https:\/\/discord\.com\/channels\/g1\/c1\/m\d+$/);
+    const gig = r.messages.find((m) => m.message.messageId === msgs[2]?.messageId);
+    expect(gig?.matchedChannels).toEqual([ChannelName.VECTOR]);
+  });
+
+  it('lifts the reply next to a strong match (neighbour smoothing) within one conversation', async () => {
+    const w = world();
+    const talk = conversation(
+      [
+        ['u1', 'what did you think of the marathon route?'],
+        ['u2', 'honestly the hills near the river destroyed my legs'],
+        ['u1', 'ok see you'],
+      ],
+      T0,
+    );
+    const later = conversation([['u2', 'hills are fun on a bike']], new Date(T0.getTime() + DAY));
+    await storeMessages(w.store, w.embedder, [...talk, ...later]);
+    const on = await search(w).search({ guildId: G, text: 'marathon route', limit: 5 });
+    const reply = on.messages.find((m) => m.message.messageId === talk[1]?.messageId);
+    expect(reply?.components.context).toBeGreaterThan(0);
+    expect(on.messages[1]?.message.messageId).toBe(talk[1]?.messageId);
+    // A message a day later is another conversation: it gets nothing from the match.
+    expect(on.messages.some((m) => m.message.messageId === later[0]?.messageId)).toBe(false);
+    const off = await search(w, { neighborWeight: 0 }).search({
+      guildId: G,
+      text: 'marathon route',
+      limit: 5,
+    });
+    expect(off.messages.map((m) => m.message.messageId)).toEqual([talk[0]?.messageId]);
+  });
+
+  it('excludes authors, bots, opted-out members and other guilds', async () => {
+    const w = world();
+    await storeMessages(w.store, w.embedder, [
+      makeMessage({ content: 'pizza party friday', authorId: 'u1' }),
+      makeMessage({ content: 'pizza is great', authorId: 'u2' }),
+      makeMessage({ content: 'pizza reminder', authorId: 'bot', authorIsBot: true }),
+      makeMessage({ content: 'pizza again', authorId: 'u3', guildId: G2 }),
+      makeMessage({ content: 'pizza secrets', authorId: 'u4' }),
+    ]);
+    await w.store.governance.setOptOut(G, 'u4', true, T0);
+    const r = await search(w).search({ guildId: G, text: 'pizza', excludeAuthorIds: ['u2'] });
+    expect(r.messages.map((m) => m.message.authorId)).toEqual(['u1']);
+  });
+
+  it('filters by channel', async () => {
+    const w = world();
+    await storeMessages(w.store, w.embedder, [
+      makeMessage({ content: 'raid tonight', channelId: 'games' }),
+      makeMessage({ content: 'raid recap', channelId: 'general' }),
+    ]);
+    const r = await search(w).search({ guildId: G, text: 'raid', channelId: 'games' });
+    expect(r.messages.map((m) => m.message.channelId)).toEqual(['games']);
+  });
+
+  it('degrades when a channel fails and never throws', async () => {
+    const w = world();
+    await storeMessages(w.store, w.embedder, [makeMessage({ content: 'sushi place on 5th street' })]);
+    const d = w.deps();
+    const store = withPort(w.store, 'vectors', failing(w.store.vectors, 'search'));
+    const r = await createMessageSearch({ ...d, store }).search({ guildId: G, text: 'sushi' });
+    expect(r.messages).toHaveLength(1);
+    expect(r.degradedChannels).toEqual([ChannelName.VECTOR]);
+    expect(r.warnings).toContain(RecallWarning.DEGRADED_CHANNEL);
+    const bad = await search(w).search({ guildId: G, text: '' });
+    expect(bad.warnings).toEqual([RecallWarning.QUERY_INVALID]);
+    const down = withPort(w.store, 'governance', failing(w.store.governance, 'optedOutUsers'));
+    expect(
+      (await createMessageSearch({ ...d, store: down }).search({ guildId: G, text: 'sushi' })).warnings,
+    ).toEqual([RecallWarning.STORE_UNAVAILABLE]);
+  });
+});
