@@ -54,26 +54,28 @@ describe('reply turn helpers', () => {
     expect(isAddressedTo(plain, ids.bot)).toBe(false);
   });
 
-  it('replyWithCitations links cited facts, splits long replies and records every part', async () => {
+  it('a reply turn: promptContext → reply with jump-link citations, split and recorded', async () => {
     h = await startHarness();
     const source = h.emu.sendMessage({
       channelId: ids.general,
       authorId: ids.alice,
       content: 'I live in Oslo',
     });
+    await waitUntil(async () => (await h.memory.stats({ guildId: G })).pending === 1);
+    await h.memory.flush();
     const ask = h.emu.sendMessage({
       channelId: ids.general,
       authorId: ids.alice,
       content: `<@${ids.bot}> where do I live?`,
     });
     const message = await received(h, ask.id);
+    const ctx = await h.memory.promptContext(await promptFromMessage(message));
     const url = `https://discord.com/channels/${G}/${ids.general}/${source.id}`;
-    const ctx = {
-      applyCitations: (text: string) => text.replace(' [mem:1]', ` [[1]](<${url}>)`).replace(' [mem:9]', ''),
-    };
+    expect(ctx.citations.map((c) => c.url)).toEqual([url]);
+    expect(ctx.injectionBlock).toContain('[mem:1]');
+
     const long = `You live in Oslo [mem:1] and I made up [mem:9] nothing.\n${'More words follow here. '.repeat(120)}`;
     const sent = await replyWithCitations(h.memory, message, long, ctx);
-
     expect(sent.length).toBeGreaterThanOrEqual(2);
     const posted = sent.map((m) => h.emu.message(m.id));
     expect(posted[0]?.content).toContain(`You live in Oslo [[1]](<${url}>) and I made up nothing.`);
@@ -82,14 +84,36 @@ describe('reply turn helpers', () => {
     const bodies = h.emu.requestsTo('POST', `/channels/${ids.general}/messages`).map((r) => r.body);
     expect(bodies[0]).toMatchObject({ allowed_mentions: { parse: [], replied_user: true } });
 
-    await waitUntil(async () => {
-      const history = await h.memory.conversation.threadHistory({ guildId: G, channelId: ids.general });
-      return history.filter((m) => m.isBot).length === sent.length;
-    });
     const replies = (
       await h.memory.conversation.threadHistory({ guildId: G, channelId: ids.general })
     ).filter((m) => m.isBot);
     expect(replies.map((m) => m.messageId)).toEqual(sent.map((m) => m.id));
     expect(replies[0]?.replyToMessageId).toBe(ask.id);
+  });
+
+  it("citations: 'cite' attributes sentences by similarity; 'none' sends the text as is", async () => {
+    h = await startHarness();
+    const source = h.emu.sendMessage({
+      channelId: ids.general,
+      authorId: ids.bob,
+      content: 'I play the cello every weekend',
+    });
+    await waitUntil(async () => (await h.memory.stats({ guildId: G })).pending === 1);
+    await h.memory.flush();
+    const ask = h.emu.sendMessage({
+      channelId: ids.general,
+      authorId: ids.bob,
+      content: `<@${ids.bot}> what do I play?`,
+    });
+    const message = await received(h, ask.id);
+    const ctx = await h.memory.promptContext(await promptFromMessage(message));
+    const [cited] = await replyWithCitations(h.memory, message, 'Bob plays the cello every weekend.', ctx, {
+      citations: 'cite',
+    });
+    expect(h.emu.message(cited?.id ?? '')?.content).toContain(`/${source.id}>)`);
+    const [raw] = await replyWithCitations(h.memory, message, 'Plain [mem:1] text', ctx, {
+      citations: 'none',
+    });
+    expect(h.emu.message(raw?.id ?? '')?.content).toBe('Plain [mem:1] text');
   });
 });

@@ -13,7 +13,6 @@ import {
 } from '@permafrost/discord';
 import '@permafrost/store-sqlite';
 import { Client, type ClientOptions, Events, GatewayIntentBits, type Message } from 'discord.js';
-import { memoryContext } from './memory-context.js';
 import { createReplyWriter } from './reply-writer.js';
 
 export interface OmniBotOptions {
@@ -41,8 +40,6 @@ export interface RunningBot {
   readonly memory: Memory;
   stop(): Promise<void>;
 }
-
-const RECENT_MESSAGES = 8;
 
 /**
  * Learns from everyone it can read, answers mentions and replies (one process per message, via
@@ -83,22 +80,24 @@ export async function startBot(options: OmniBotOptions): Promise<RunningBot> {
     if (!(await claimBeforeReply(memory, message))) return; // another process answers this one
     if (message.channel.isSendable()) await message.channel.sendTyping().catch(() => undefined);
     const request = await promptFromMessage(message);
-    const [context, history] = await Promise.all([
-      memoryContext(memory, request),
-      memory.conversation.threadHistory({
-        guildId: request.guildId,
-        channelId: message.channelId,
-        limit: RECENT_MESSAGES,
-      }),
-    ]);
+    // Two-tier context: the channel's recent messages, plus long-term memory when the question calls
+    // for it (always, for the offline summary, which has nothing else to say).
+    const context = await memory.context({
+      guildId: request.guildId,
+      channelId: message.channelId,
+      askerId: request.askerId,
+      text: request.text,
+      mentionedIds: request.mentionedIds,
+      mode: writer.usesModel ? 'normal' : 'deep',
+    });
     const askerName = message.member?.displayName ?? message.author.displayName;
     const text = await writer.write({
       question: request.text,
       askerName,
-      recent: history.map((m) => `${m.authorName || (m.isBot ? 'me' : 'someone')}: ${m.content}`),
-      context,
+      block: context.block,
+      longTerm: context.longTerm,
     });
-    await replyWithCitations(memory, message, text, context, {
+    await replyWithCitations(memory, message, text, context.longTerm, {
       citations: writer.usesModel ? 'cite' : 'tags',
     });
   };

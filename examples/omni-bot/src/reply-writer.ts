@@ -1,12 +1,13 @@
 import { createOpenAiChatModel, type LlmConfig } from '@permafrost/core';
-import type { ReplyContext } from './memory-context.js';
+import type { PromptContext } from '@permafrost/core/recall';
 
 export interface ReplyInput {
   readonly question: string;
   readonly askerName: string;
-  /** The latest messages of the channel, oldest first (`Name: text`). */
-  readonly recent: readonly string[];
-  readonly context: ReplyContext;
+  /** Recent conversation and, when useful, long-term memory (`memory.context(...).block`). */
+  readonly block: string;
+  /** The long-term part, or null when the two-tier context did not consult it. */
+  readonly longTerm: PromptContext | null;
 }
 
 export interface ReplyWriter {
@@ -30,10 +31,8 @@ export function createReplyWriter(llm: LlmConfig): ReplyWriter {
     async write(input) {
       const system = [
         'You are a long-time member of this Discord server: warm, brief, never making things up.',
-        'Recent conversation in this channel:',
-        ...input.recent,
-        '',
-        input.context.injectionBlock,
+        'Quote nothing you were not told. Context follows.',
+        input.block,
       ].join('\n');
       const response = await model.complete({
         messages: [
@@ -49,9 +48,9 @@ export function createReplyWriter(llm: LlmConfig): ReplyWriter {
   };
 }
 
-export function summaryReply({ askerName, context }: ReplyInput): string {
-  if (context.citations.length === 0)
-    return `Nothing comes to mind yet, ${askerName} — tell me more about yourself!`;
-  const lines = context.citations.slice(0, MAX_LISTED).map((c) => `• ${c.snippet} [mem:${c.index}]`);
+export function summaryReply({ askerName, longTerm }: ReplyInput): string {
+  const citations = longTerm?.citations ?? [];
+  if (citations.length === 0) return `Nothing comes to mind yet, ${askerName} — tell me more about yourself!`;
+  const lines = citations.slice(0, MAX_LISTED).map((c) => `• ${c.snippet} [mem:${c.index}]`);
   return [`Here's what I know, ${askerName}:`, ...lines].join('\n');
 }

@@ -8,7 +8,6 @@ import {
 } from '@permafrost/discord';
 import '@permafrost/store-sqlite';
 import { Client, type ClientOptions, Events, GatewayIntentBits, type Message } from 'discord.js';
-import { memoryContext } from './memory-context.js';
 import { createReplyWriter } from './reply-writer.js';
 
 export interface PingBotOptions {
@@ -64,7 +63,7 @@ export async function startBot(options: PingBotOptions): Promise<RunningBot> {
       await replyWithCitations(memory, message, "Got it — I'll remember that.", null);
       return;
     }
-    const context = await memoryContext(memory, request);
+    const context = await memory.promptContext(request);
     const askerName = message.member?.displayName ?? message.author.displayName;
     const text = await writeReply({ question: request.text, askerName, context });
     await replyWithCitations(memory, message, text, context);

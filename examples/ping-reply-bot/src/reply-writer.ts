@@ -1,10 +1,10 @@
 import { createOpenAiChatModel, type LlmConfig } from '@permafrost/core';
-import type { ReplyContext } from './memory-context.js';
+import type { PromptContext } from '@permafrost/core/recall';
 
 export interface ReplyInput {
   readonly question: string;
   readonly askerName: string;
-  readonly context: ReplyContext;
+  readonly context: PromptContext;
 }
 
 /** Writes the answer to a ping. */

@@ -8,7 +8,6 @@ import {
   type PartialGuildMember,
   type PartialMessage,
 } from 'discord.js';
-import { recordRename } from './core-compat.js';
 import { HandlerGuard } from './handler-guard.js';
 import { backfillGuildAliases } from './member-backfill.js';
 import { displayNameOf, toMessageEvent } from './message-event.js';
@@ -73,7 +72,11 @@ export function setupDiscordMemory(
       if (after.user.bot || !guildAllowed(after.guild.id, options)) return;
       const name = displayNameOf(after.user, after);
       if (!before.partial && displayNameOf(before.user, before) === name) return;
-      await recordRename(memory, { guildId: after.guild.id, userId: after.id, displayName: name });
+      await memory.identity.handleMemberRename({
+        guildId: after.guild.id,
+        userId: after.id,
+        displayName: name,
+      });
     });
 
   const onMemberRemove = (member: GuildMember | PartialGuildMember) =>

@@ -1,6 +1,6 @@
 import type { Fact } from '@permafrost/core';
+import type { RelationEdge, SharedEntity } from '@permafrost/core/recall';
 import { escapeMarkdown, userMention } from 'discord.js';
-import type { EdgeView, SharedView } from '../core-compat.js';
 import { factSourceLink } from '../jump-link.js';
 
 const MAX_FACT_CHARS = 300;
@@ -17,16 +17,16 @@ export function factLine(fact: Fact, n: number): string {
   return `${n}. ${plain(fact.text)}${link ? ` · [source](<${link}>)` : ''}`;
 }
 
-const nodeLabel = (node: EdgeView['src']) =>
+const nodeLabel = (node: RelationEdge['src']) =>
   node.type === 'user' ? userMention(node.id) : plain(node.id, 64);
 
 /** `@Alice —likes→ pizza (positive)`. */
-export function relationLine(e: EdgeView): string {
+export function relationLine(e: RelationEdge): string {
   return `• ${nodeLabel(e.src)} —${plain(e.verb, 48)}→ ${nodeLabel(e.dst)} (${e.polarity})`;
 }
 
 /** `@Alice *likes* → pizza ← *loves* @Bob`. */
-export function sharedLine(shared: SharedView, a: string, b: string): string | null {
+export function sharedLine(shared: SharedEntity, a: string, b: string): string | null {
   const [left] = shared.edges[0] ?? [];
   const [right] = shared.edges[1] ?? [];
   if (!left || !right) return null;

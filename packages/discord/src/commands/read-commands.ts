@@ -5,7 +5,6 @@ import type {
   User,
 } from 'discord.js';
 import { userMention } from 'discord.js';
-import { aliasesOf, relationsOf, resolveName, sharedEntities } from '../core-compat.js';
 import { DEFAULT_MAX_LIST_ITEMS, type SlashContext, say, sendPages } from './command-context.js';
 import { factLine, plain, relationLine, sharedLine } from './format.js';
 
@@ -36,7 +35,7 @@ async function listMember(ctx: SlashContext, userId: string, label: string): Pro
   const limit = Math.max(1, ctx.options.maxListItems ?? DEFAULT_MAX_LIST_ITEMS);
   const [page, aliases, optedOut] = await Promise.all([
     memory.facts.listForSubject({ guildId, subjectId: userId, includeServer: false, limit }),
-    aliasesOf(memory, { guildId, userId }),
+    memory.identity.aliasesOf({ guildId, userId }),
     memory.admin.getOptOut({ guildId, userId }),
   ]);
   const names = [...new Set(aliases.map((a) => a.alias))];
@@ -64,7 +63,7 @@ export async function showCommand(ctx: SlashContext): Promise<void> {
 /** `/memory lookup name` — typed name → member, never a guess when the name is shared. */
 export async function lookupCommand(ctx: SlashContext): Promise<void> {
   const name = ctx.interaction.options.getString('name', true);
-  const resolution = await resolveName(ctx.memory, { guildId: ctx.guildId, identifier: name });
+  const resolution = await ctx.memory.identity.resolve({ guildId: ctx.guildId, identifier: name });
   if (resolution.ambiguous) {
     const who = resolution.candidates.slice(0, MAX_CANDIDATES).map((c) => userMention(c.userId));
     return void (await say(
@@ -82,7 +81,7 @@ export async function lookupCommand(ctx: SlashContext): Promise<void> {
 export async function relatedCommand(ctx: SlashContext): Promise<void> {
   const user = ctx.interaction.options.getUser('user', true);
   if (!mayRead(ctx, user.id)) return void (await refusal(ctx));
-  const relations = await relationsOf(ctx.memory, {
+  const relations = await ctx.memory.graph.relationsOf({
     guildId: ctx.guildId,
     userId: user.id,
     limit: RELATION_LIMIT,
@@ -99,7 +98,7 @@ export async function sharedCommand(ctx: SlashContext): Promise<void> {
   const b = ctx.interaction.options.getUser('b', true);
   if (!ctx.admin && a.id !== ctx.invokerId && b.id !== ctx.invokerId) return void (await refusal(ctx));
   if (a.id === b.id) return void (await say(ctx, 'Pick two different members.'));
-  const shared = await sharedEntities(ctx.memory, {
+  const shared = await ctx.memory.graph.shared({
     guildId: ctx.guildId,
     a: a.id,
     b: b.id,

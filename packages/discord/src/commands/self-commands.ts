@@ -1,6 +1,5 @@
 import { ErrorCode, MemoryError } from '@permafrost/core';
 import { AttachmentBuilder } from 'discord.js';
-import { registerAlias } from '../core-compat.js';
 import { NO_PINGS, type SlashContext, say } from './command-context.js';
 import { plain } from './format.js';
 
@@ -33,7 +32,14 @@ export async function rememberCommand(ctx: SlashContext): Promise<void> {
 /** `/memory alias name`. */
 export async function aliasCommand(ctx: SlashContext): Promise<void> {
   const name = ctx.interaction.options.getString('name', true).trim();
-  await registerAlias(ctx.memory, { guildId: ctx.guildId, userId: ctx.invokerId, alias: name });
+  const added = await ctx.memory.identity.registerAlias({
+    guildId: ctx.guildId,
+    userId: ctx.invokerId,
+    alias: name,
+    source: 'manual',
+  });
+  if (!added)
+    return void (await say(ctx, "I can't use that as a name — try letters rather than digits or mentions."));
   await say(ctx, `Got it — I'll also know you as “${plain(name, 64)}”.`);
 }
 

@@ -1,13 +1,11 @@
 import type { Memory } from '@permafrost/core';
+import type { PromptContext } from '@permafrost/core/recall';
 import type { Message, MessageMentionOptions } from 'discord.js';
-import { citeReply } from '../core-compat.js';
 import { memoryGuildId } from '../message-event.js';
 import { splitMessage } from '../text/split-message.js';
 
-/** What a reply needs from the prompt context: turning echoed `[mem:N]` tags into jump links. */
-export interface CitationSource {
-  applyCitations(text: string): string;
-}
+/** What a reply needs from the prompt context: its citations and the `[mem:N]` → jump-link rewrite. */
+export type CitationSource = Pick<PromptContext, 'citations' | 'applyCitations'>;
 
 export interface ReplyOptions {
   /**
@@ -34,7 +32,7 @@ export async function replyWithCitations(
   const mode = options.citations ?? 'tags';
   let content = text;
   if (ctx && mode === 'tags') content = ctx.applyCitations(text);
-  else if (ctx && mode === 'cite') content = await citeReply(memory, text, ctx);
+  else if (ctx && mode === 'cite') content = (await memory.cite(text, ctx)).text;
   const allowedMentions = options.allowedMentions ?? { parse: [], repliedUser: true };
   const sent: Message[] = [];
   for (const part of splitMessage(content.trim() || '…')) {
