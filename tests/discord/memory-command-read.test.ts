@@ -1,3 +1,4 @@
+import type { LogEvent } from '@permafrost/core';
 import { memoryCommand } from '@permafrost/discord';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isEphemeral, learn, run } from './command-helpers.js';
@@ -117,5 +118,20 @@ describe('/memory: reading', () => {
       /only look at your own/,
     );
     expect((await run(h, ids.mo, 'related', { user: ids.bob })).reply.content).toContain('pizza');
+  });
+
+  it('a failing memory gets an apology, an error log without content, and no crash', async () => {
+    const events: LogEvent[] = [];
+    h = await startHarness({ command: { logger: (e) => events.push(e) } });
+    h.memory.facts.listForSubject = async () => {
+      throw new Error('disk on fire');
+    };
+    const { reply } = await run(h, ids.alice, 'show');
+    expect(isEphemeral(reply)).toBe(true);
+    expect(reply.content).toMatch(/Something went wrong/);
+    expect(events.map((e) => [e.level, e.event, e.data?.['code']])).toEqual([
+      ['error', 'discord.command_failed', 'INTERNAL'],
+    ]);
+    expect(h.emu.errors).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 export { handleMemoryInteraction } from './commands/handle-memory-interaction.js';
 export { MemorySubcommand, memoryCommand } from './commands/memory-command.js';
 export { isMemoryAdmin } from './commands/permissions.js';
-export { jumpLink } from './jump-link.js';
 export { displayNameOf, memoryGuildId, toMessageEvent } from './message-event.js';
 export type { DiscordMemoryOptions, MemoryCommandOptions } from './options.js';
 export { claimBeforeReply } from './reply/claim-before-reply.js';

@@ -67,42 +67,35 @@ async function run(
   body: (ctx: CommandContext<Handled>) => Promise<void>,
 ): Promise<void> {
   const guard = new HandlerGuard(options.logger);
-  if (options.claimInteractions) {
-    const won = await memory.claims.tryClaim({
-      channelId: interaction.channelId ?? 'dm',
-      messageId: `itx:${interaction.id}`,
-    });
-    if (!won) return;
-  }
-  if (!interaction.inGuild()) {
-    await interaction.reply({
-      content: 'Memories belong to a server; use this command there.',
-      flags: MessageFlags.Ephemeral,
-    });
-    return;
-  }
-  const ctx: CommandContext<Handled> = {
-    interaction,
-    memory,
-    options,
-    guildId: interaction.guildId,
-    invokerId: interaction.user.id,
-    admin: isMemoryAdmin(interaction, options),
-    guard,
-    command,
-  };
   try {
-    await body(ctx);
+    if (options.claimInteractions) {
+      const won = await memory.claims.tryClaim({
+        channelId: interaction.channelId ?? 'dm',
+        messageId: `itx:${interaction.id}`,
+      });
+      if (!won) return; // another bot process answers this interaction
+    }
+    if (!interaction.inGuild()) {
+      await interaction.reply({
+        content: 'Memories belong to a server; use this command there.',
+        flags: MessageFlags.Ephemeral,
+      });
+      return;
+    }
+    await body({
+      interaction,
+      memory,
+      options,
+      guildId: interaction.guildId,
+      invokerId: interaction.user.id,
+      admin: isMemoryAdmin(interaction, options),
+      guard,
+      command,
+    });
   } catch (error) {
-    guard.log(
-      'error',
-      'discord.command_failed',
-      {
-        interactionId: interaction.id,
-        code: MemoryError.is(error) ? error.code : 'INTERNAL',
-      },
-      error,
-    );
+    // Never rejects: callers usually fire and forget from an event listener.
+    const code = MemoryError.is(error) ? error.code : 'INTERNAL';
+    guard.log('error', 'discord.command_failed', { interactionId: interaction.id, code }, error);
     await apologise(interaction).catch(() => undefined);
   }
 }
