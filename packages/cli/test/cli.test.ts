@@ -97,6 +97,18 @@ describe('permafrost CLI (real process, real SQLite file)', () => {
     expect(r.err).toContain('retrieval.topK');
   });
 
+  it('runs the demo: full pipeline on SQLite with the offline extractor, printing a real memory block', () => {
+    const r = cli('demo');
+    expect(r.code).toBe(0);
+    const block = r.out.slice(r.out.indexOf('[LONG-TERM MEMORY]'));
+    expect(block).toContain('WHAT I KNOW ABOUT THE CURRENT ASKER (Alice)');
+    expect(block).toContain('Alice moved to Seattle');
+    expect(block).not.toContain('Alice lives in Omaha');
+    expect(block).toContain('REFERENCED USER: Bob');
+    expect(block).toMatch(/\[mem:\d+\] Bob loves rust/);
+    expect(r.out).toContain('Alice lives in Omaha                                          long  retired');
+  });
+
   it('runs one cron tick in worker mode', () => {
     const r = cli('run-pending', '--db', db, '--once', '--json');
     expect(r.code).toBe(0);

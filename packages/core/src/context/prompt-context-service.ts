@@ -145,9 +145,16 @@ async function build(
   const nameOf = async (userId: string) => {
     let n = names.get(userId);
     if (!n) {
-      const aliases = await deps.identity.aliasesOf({ guildId: q.guildId, userId });
+      // The name as the member last wrote it (case kept) is the best label; aliases are normalized.
+      const [aliases, latest] = await Promise.all([
+        deps.identity.aliasesOf({ guildId: q.guildId, userId }),
+        deps.store.conversation.authorHistory(q.guildId, userId, 1),
+      ]);
       const distinct = [...new Set(aliases.map((a) => a.alias))];
-      n = { name: distinct[0] ?? null, others: distinct.slice(1, 5) };
+      const shown = (latest[0]?.authorDisplayName || latest[0]?.authorUsername || '').trim();
+      const name = shown.length > 0 ? shown : (distinct[0] ?? null);
+      const lower = name?.toLowerCase();
+      n = { name, others: distinct.filter((a) => a !== lower).slice(0, 4) };
       names.set(userId, n);
     }
     return n;

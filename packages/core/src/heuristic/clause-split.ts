@@ -65,7 +65,7 @@ export interface Stripped {
 }
 
 const FILLER =
-  /^(?:(?:also|and|but|plus|so|well|oh|ok|okay|k|yeah|yea|ya|yes|yep|nah|honestly|tbh|ngl|btw|fyi|fr|lowkey|low key|anyway|anyways|actually|personally|hey|yo|hi|hello|hiya|sup|lol|lmao|haha\w*|hehe\w*|tho|welp|um+|uh+|hmm+|bro|dude|man|guys|bruh|fun fact|for the record|just so you know|random but|news|in fact|as for me|same|real talk|then|now|oh and|oh also)\b[,:!.-]*\s*)+/i;
+  /^(?:(?:also|and|but|plus|so|well|oh|ok|okay|k|yeah|yea|ya|yes|yep|nah|honestly|tbh|ngl|btw|fyi|fr|lowkey|low key|anyway|anyways|actually|personally|hey|yo|hi|hello|hiya|sup|lol|lmao|haha\w*|hehe\w*|tho|welp|um+|uh+|hmm+|bro|dude|man|guys|bruh|fun fact|(?:big|great|good|some|exciting|sad|bad|quick|small) news|update|guess what|psa|for the record|just so you know|random but|news|in fact|as for me|same|real talk|then|now|oh and|oh also)\b[,:!.-]*\s*)+/i;
 const HEDGE =
   /^(?:i think|i guess|i believe|i suppose|i feel like|i reckon|i would say|maybe|probably|perhaps|pretty sure|i am pretty sure|i am fairly sure|not sure but|apparently|kinda|sorta|i mean)\b[,]?\s*(?:that\s+)?/i;
 const TRAILING =

@@ -40,10 +40,17 @@ export function flipPronouns(phrase: string): string {
   return out;
 }
 
+/** When something happened, trailing an object ("seattle last week"): not part of the object. */
+const TEMPORAL_TAIL =
+  /\s+(?:(?:last|this past|earlier this|just this) (?:week|weekend|month|year|night|summer|winter|spring|fall|autumn)|yesterday|recently|a while ago|(?:a few|a couple of|\d+|two|three|four|five|six) (?:days|weeks|months|years) ago)$/i;
+
 /** Clean a captured object; null when it is empty, deictic, second person or too long. */
 export function cleanObject(raw: string, options: ObjectOptions = {}): string | null {
   let text = raw.split(BOUNDARY)[0] ?? '';
-  text = text.replace(/[.…]+$/, '').trim();
+  text = text
+    .replace(/[.…!]+$/, '')
+    .replace(TEMPORAL_TAIL, '')
+    .trim();
   for (let i = 0; i < 4; i++) {
     const before = text;
     text = text.replace(TRAILING_FILLER, '').replace(LEADING_FILLER, '').trim();

@@ -65,12 +65,14 @@ export async function reconcile(
 ): Promise<ReconcileResult> {
   const cfg = deps.config.extraction;
   if (candidates.length === 0) return { actions: [], droppedParaphrases: 0, llmCalls: 0 };
-  const vectors = await deps.embedder.embed(candidates.map((c) => c.text));
+  // Plan in message order so a later statement in the same batch wins over an earlier one.
+  const ordered = [...candidates].sort((a, b) => firstSourceAt(a) - firstSourceAt(b));
+  const vectors = await deps.embedder.embed(ordered.map((c) => c.text));
   const actions: Action[] = [];
   const kept: { candidate: Candidate; vector: Float32Array }[] = [];
   const collisions: Pending[] = [];
   let dropped = 0;
-  for (const [i, candidate] of candidates.entries()) {
+  for (const [i, candidate] of ordered.entries()) {
     const vector = vectors[i] as Float32Array;
     if (
       kept.some(
@@ -82,6 +84,9 @@ export async function reconcile(
       dropped++;
       continue;
     }
+    const overridden = supersedeWithinBatch(actions, kept, candidate, vector);
+    if (overridden === 'dropped_earlier') dropped++;
+    if (overridden === 'retires_stored') continue;
     kept.push({ candidate, vector });
     const duplicate = await deps.store.facts.findByNormalizedText(
       guildId,
@@ -133,6 +138,37 @@ export async function reconcile(
  * plus keyword matches. All of them are checked by the free contradiction rule; only the colliding
  * ones go to the model.
  */
+function firstSourceAt(c: Candidate): number {
+  const times = c.sources.map((s) => s.createdAt?.getTime() ?? Number.POSITIVE_INFINITY);
+  return times.length > 0 ? Math.min(...times) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * A candidate that contradicts an earlier candidate of the same subject in this batch replaces it:
+ * an earlier planned add is dropped (the later message wins); an earlier planned reinforcement of
+ * a stored fact becomes a retirement of that fact by the new candidate.
+ */
+function supersedeWithinBatch(
+  actions: Action[],
+  kept: { candidate: Candidate; vector: Float32Array }[],
+  candidate: Candidate,
+  vector: Float32Array,
+): 'dropped_earlier' | 'retires_stored' | null {
+  const index = actions.findIndex(
+    (a) => a.candidate.subjectId === candidate.subjectId && polarityFlip(candidate.text, a.candidate.text),
+  );
+  if (index < 0) return null;
+  const earlier = actions[index] as Action;
+  actions.splice(index, 1);
+  const k = kept.findIndex((x) => x.candidate === earlier.candidate);
+  if (k >= 0) kept.splice(k, 1);
+  if (earlier.kind === 'add') return 'dropped_earlier';
+  const target = earlier.target;
+  actions.push({ kind: 'invalidate', candidate, vector, target, reason: 'contradiction_rule' });
+  kept.push({ candidate, vector });
+  return 'retires_stored';
+}
+
 async function neighbourPool(
   deps: IngestDeps,
   guildId: string,

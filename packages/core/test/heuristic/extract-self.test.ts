@@ -37,6 +37,14 @@ const CASES: readonly (readonly [string, readonly Expected[]])[] = [
   ],
   // where and work
   [
+    'big news: i moved to seattle last week!',
+    [{ has: ['Alice', 'Seattle'], not: ['Last Week', 'last week', 'news'] }],
+  ],
+  [
+    'i started a new job at google last month',
+    [{ has: ['Alice', 'Google'], not: ['Last Month', 'last month'] }],
+  ],
+  [
     'i live in seattle',
     [{ has: ['Alice', 'Seattle'], category: 'personal', entity: 'Seattle', verb: 'lives_in' }],
   ],

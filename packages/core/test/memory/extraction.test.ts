@@ -110,6 +110,22 @@ describe('extraction pipeline', () => {
     await h.memory.close();
   });
 
+  it('lets a later message in the same batch retire an earlier contradicting one', async () => {
+    const h = harness({ batching: { batchSizeMessages: 10 } });
+    h.llm.script(
+      'extraction',
+      ops(
+        op({ text: 'Alice moved to Seattle', category: 'personal', sources: [2] }),
+        op({ text: 'Alice lives in Omaha', category: 'personal', sources: [1] }),
+      ),
+    );
+    await h.say(ALICE, 'i live in omaha, been here my whole life honestly');
+    await h.say(ALICE, 'big news: i moved to seattle last week for a new job');
+    await h.memory.flush();
+    expect(await activeTexts(h, ALICE)).toEqual(['Alice moved to Seattle']);
+    await h.memory.close();
+  });
+
   it('reinforces an exact duplicate instead of storing it twice', async () => {
     const h = harness();
     h.llm.script('extraction', ops(op({ text: 'Alice plays the cello in an orchestra' })));
