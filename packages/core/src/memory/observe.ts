@@ -137,8 +137,19 @@ export class Observer {
     const row = prepared;
     try {
       const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);
-      if (outcome === 'duplicate')
-        return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+      if (outcome === 'duplicate') {
+        // An edit of a message already stored updates its content (pending rows are extracted with it).
+        if (!event.edited) return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+        const updated = await store.queue.markEdited(
+          row.guildId,
+          row.messageId,
+          row.content,
+          row.contentTruncated,
+        );
+        if (!updated) return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+        this.#deps.onStored?.(row);
+        return receipt(row.messageId, ObserveStatus.ACCEPTED);
+      }
       if (outcome === 'over_capacity')
         return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.QUEUE_OVER_CAPACITY);
       await this.#registerName(event);
