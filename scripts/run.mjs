@@ -110,6 +110,17 @@ switch (task) {
   case 'setup':
     break;
   case 'test': {
+    // Types of tests and examples, and lint, are part of the suite.
+    for (const [name, args] of [
+      ['typecheck (tests)', ['exec', 'tsc', '-p', 'tsconfig.test.json']],
+      ['lint', ['exec', 'biome', 'check', '.']],
+    ]) {
+      if (run(pm, args) !== 0) {
+        console.error(`[run] ${name} failed`);
+        console.log('0 passed, 1 failed');
+        process.exit(1);
+      }
+    }
     const stopServices = startTestServices();
     const results = join(root, '.vitest-results.json');
     rmSync(results, { force: true });
