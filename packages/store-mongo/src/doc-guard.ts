@@ -1,0 +1,280 @@
+import { ErrorCode, type Logger, MemoryError } from '@permafrost/core';
+import { type AnyBulkWriteOperation, type Collection, MongoBulkWriteError } from 'mongodb';
+import { KeyedLocks, sleep } from './keyed-locks.js';
+import type { RawDoc } from './mongo-context.js';
+import type { GuardedDoc, TokenDoc } from './mongo-docs.js';
+import { newEpoch } from './mongo-keys.js';
+
+/** Returned by a change function to delete the document. */
+export const DELETE: unique symbol = Symbol('delete');
+/** A change: the next full document, DELETE, or null for "leave it as it is". */
+export type Change<D> = D | typeof DELETE | null;
+
+export interface Outcome<D> {
+  readonly before: D | null;
+  readonly after: D | null;
+  readonly changed: boolean;
+}
+
+export interface GuardOptions<D> {
+  /** Runs while the document's version is held, just before the change is written. */
+  readonly beforeWrite?: (before: D, after: D | typeof DELETE) => Promise<void>;
+}
+
+interface GuardHost {
+  readonly logger: Logger | undefined;
+  session(): unknown;
+  opts(): object;
+  readMany<D extends { _id: string }>(coll: Collection<D>, ids: readonly string[]): Promise<Map<string, D>>;
+}
+
+const MAX_LEVELS = 8;
+const BUSY_MARGIN_MS = 30_000;
+
+/**
+ * Linearizable read-modify-write of documents on servers whose updates are not atomic.
+ *
+ * FerretDB applies every update by reading the document, changing it in Go and writing the
+ * whole document back, so two concurrent conditional updates can both "win". Inserting a
+ * document with a given `_id` IS atomic everywhere. Every guarded document therefore carries a
+ * version stamp `ep` (fresh for each version), and a writer must first insert the version token
+ * `<collection>|<_id>|<ep>|1`: exactly one writer can change any given version. The write itself
+ * is a compare-and-set on `{_id, ep}` that installs a new `ep`, so a writer holding a token for a
+ * version that is already gone matches nothing. The token is deleted afterwards.
+ *
+ * A writer that crashes while holding a token leaves it behind; once it is older than the TTL,
+ * contenders escalate to `|2`, `|3`, … (again by insert, so again exactly one wins). Tokens left
+ * after a completed write name a dead version and are swept at setup.
+ *
+ * Inside a session transaction (real MongoDB) the compare-and-set alone is used: the server's
+ * write-conflict detection serialises writers and aborts the transaction on a race.
+ */
+export class DocGuard {
+  readonly #host: GuardHost;
+  readonly #tokens: Collection<TokenDoc>;
+  readonly #ttlMs: number;
+  readonly #locks = new KeyedLocks();
+
+  constructor(host: GuardHost, tokens: Collection<TokenDoc>, ttlMs: number) {
+    this.#host = host;
+    this.#tokens = tokens;
+    this.#ttlMs = ttlMs;
+  }
+
+  async mutate<D extends GuardedDoc>(
+    coll: Collection<D>,
+    id: string,
+    change: (current: D | null) => Change<D>,
+    options: GuardOptions<D> = {},
+  ): Promise<Outcome<D>> {
+    const out = await this.mutateMany(coll, [id], (current) => change(current), options);
+    return out.get(id) as Outcome<D>;
+  }
+
+  /** Applies `change` to each document (it may be called again after a lost race: keep it pure). */
+  async mutateMany<D extends GuardedDoc>(
+    coll: Collection<D>,
+    ids: readonly string[],
+    change: (current: D | null, id: string) => Change<D>,
+    options: GuardOptions<D> = {},
+  ): Promise<Map<string, Outcome<D>>> {
+    const unique = [...new Set(ids)];
+    const out = new Map<string, Outcome<D>>();
+    if (unique.length === 0) return out;
+    if (this.#host.session()) {
+      for (const id of unique) out.set(id, await this.#inTransaction(coll, id, change, options));
+      return out;
+    }
+    const release = await this.#locks.acquire(unique.map((id) => `${coll.collectionName}\u0000${id}`));
+    try {
+      let todo = unique;
+      const deadline = Date.now() + this.#ttlMs + BUSY_MARGIN_MS;
+      for (let round = 0; todo.length > 0; round++) {
+        if (round > 0) {
+          if (Date.now() > deadline)
+            throw new MemoryError(ErrorCode.STORE_BUSY, 'a document stayed locked by another writer');
+          await sleep(Math.min(2 ** round, 50) + Math.random() * 5);
+        }
+        todo = await this.#round(coll, todo, change, options, out);
+      }
+    } finally {
+      release();
+    }
+    return out;
+  }
+
+  /** Deletes tokens older than `ageMs` (left by crashed writers, or naming dead versions). */
+  async sweep(ageMs: number): Promise<number> {
+    const r = await this.#tokens.deleteMany({ at: { $lt: new Date(Date.now() - ageMs) } });
+    return r.deletedCount;
+  }
+
+  async #round<D extends GuardedDoc>(
+    coll: Collection<D>,
+    ids: readonly string[],
+    change: (current: D | null, id: string) => Change<D>,
+    options: GuardOptions<D>,
+    out: Map<string, Outcome<D>>,
+  ): Promise<string[]> {
+    const current = await this.#host.readMany(coll, ids);
+    const inserts: D[] = [];
+    const writes: { id: string; before: D; after: D | typeof DELETE }[] = [];
+    for (const id of ids) {
+      const before = current.get(id) ?? null;
+      const next = change(before, id);
+      if (next === null || (before === null && next === DELETE)) {
+        out.set(id, { before, after: before, changed: false });
+      } else if (before === null) {
+        inserts.push(stamp(next as D, id));
+      } else {
+        writes.push({ id, before, after: next === DELETE ? DELETE : stamp(next, id) });
+      }
+    }
+    const retry: string[] = [];
+    if (inserts.length > 0) {
+      const lost = await insertTolerant(coll as unknown as Collection<RawDoc>, inserts);
+      inserts.forEach((doc, i) => {
+        if (lost.has(i)) retry.push(doc._id);
+        else out.set(doc._id, { before: null, after: doc, changed: true });
+      });
+    }
+    if (writes.length === 0) return retry;
+    const held = await this.#acquire(
+      coll.collectionName,
+      writes.map((w) => ({ id: w.id, ep: w.before.ep })),
+    );
+    const mine = writes.filter((w) => held.has(w.id));
+    for (const w of writes) if (!held.has(w.id)) retry.push(w.id);
+    if (mine.length === 0) return retry;
+    try {
+      if (options.beforeWrite) for (const w of mine) await options.beforeWrite(w.before, w.after);
+      const ops: AnyBulkWriteOperation<RawDoc>[] = mine.map((w) =>
+        w.after === DELETE
+          ? { deleteOne: { filter: { _id: w.id, ep: w.before.ep } } }
+          : { replaceOne: { filter: { _id: w.id, ep: w.before.ep }, replacement: w.after } },
+      );
+      const res = await (coll as unknown as Collection<RawDoc>).bulkWrite(ops, { ordered: false });
+      let landed: (w: (typeof mine)[number]) => boolean = () => true;
+      if (res.matchedCount + res.deletedCount !== mine.length) {
+        const check = await this.#host.readMany(
+          coll,
+          mine.map((w) => w.id),
+        );
+        landed = (w) => (w.after === DELETE ? !check.has(w.id) : check.get(w.id)?.ep === w.after.ep);
+      }
+      for (const w of mine) {
+        if (landed(w))
+          out.set(w.id, { before: w.before, after: w.after === DELETE ? null : w.after, changed: true });
+        else retry.push(w.id);
+      }
+    } finally {
+      const tokenIds = [...held.values()].flat();
+      await this.#tokens.deleteMany(
+        tokenIds.length === 1 ? { _id: tokenIds[0] as string } : { _id: { $in: tokenIds } },
+      );
+    }
+    return retry;
+  }
+
+  /** Inserts the version tokens; returns, per won document, every token id to delete afterwards. */
+  async #acquire(
+    collName: string,
+    items: readonly { id: string; ep: string }[],
+  ): Promise<Map<string, string[]>> {
+    const tokenId = (it: { id: string; ep: string }, level: number) =>
+      `${collName}|${it.id}|${it.ep}|${level}`;
+    const now = new Date();
+    const lost = await insertTolerant(
+      this.#tokens as unknown as Collection<RawDoc>,
+      items.map((it) => ({ _id: tokenId(it, 1), at: now })),
+    );
+    const held = new Map<string, string[]>();
+    for (const [i, it] of items.entries()) {
+      if (!lost.has(i)) {
+        held.set(it.id, [tokenId(it, 1)]);
+        continue;
+      }
+      for (let level = 1; level < MAX_LEVELS; level++) {
+        const existing = await this.#tokens.findOne({ _id: tokenId(it, level) });
+        if (!existing || Date.now() - existing.at.getTime() < this.#ttlMs) break;
+        this.#host.logger?.({
+          level: 'warn',
+          event: 'store.mongo.stale_version_token',
+          data: { collection: collName, level },
+        });
+        const up = await insertTolerant(this.#tokens as unknown as Collection<RawDoc>, [
+          { _id: tokenId(it, level + 1), at: new Date() },
+        ]);
+        if (up.size === 0) {
+          held.set(
+            it.id,
+            Array.from({ length: level + 1 }, (_, l) => tokenId(it, l + 1)),
+          );
+          break;
+        }
+      }
+    }
+    return held;
+  }
+
+  async #inTransaction<D extends GuardedDoc>(
+    coll: Collection<D>,
+    id: string,
+    change: (current: D | null, id: string) => Change<D>,
+    options: GuardOptions<D>,
+  ): Promise<Outcome<D>> {
+    const rawColl = coll as unknown as Collection<RawDoc>;
+    const opts = this.#host.opts();
+    const before = (await rawColl.findOne({ _id: id }, opts)) as D | null;
+    const next = change(before, id);
+    if (next === null || (before === null && next === DELETE))
+      return { before, after: before, changed: false };
+    if (before === null) {
+      const doc = stamp(next as D, id);
+      await rawColl.insertOne(doc, opts);
+      return { before, after: doc, changed: true };
+    }
+    const after = next === DELETE ? DELETE : stamp(next, id);
+    if (options.beforeWrite) await options.beforeWrite(before, after);
+    const filter = { _id: id, ep: before.ep };
+    const r =
+      after === DELETE
+        ? (await rawColl.deleteOne(filter, opts)).deletedCount
+        : (await rawColl.replaceOne(filter, after, opts)).matchedCount;
+    if (r !== 1) throw new MemoryError(ErrorCode.CONFLICT, 'a concurrent writer changed the document');
+    return { before, after: after === DELETE ? null : after, changed: true };
+  }
+}
+
+function stamp<D extends GuardedDoc>(doc: D, id: string): D {
+  return { ...doc, _id: id, ep: newEpoch() };
+}
+
+/** insertMany(ordered: false); returns the indexes that hit a duplicate key (other errors throw). */
+export async function insertTolerant(
+  coll: Collection<RawDoc>,
+  docs: readonly RawDoc[],
+  opts: object = {},
+): Promise<Set<number>> {
+  const lost = new Set<number>();
+  if (docs.length === 0) return lost;
+  try {
+    await coll.insertMany([...docs], { ordered: false, ...opts });
+  } catch (error) {
+    if (!(error instanceof MongoBulkWriteError)) {
+      if (isDuplicateKey(error) && docs.length === 1) return new Set([0]);
+      throw error;
+    }
+    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (errors.length === 0) throw error;
+    for (const e of errors) {
+      if (e.code !== 11000) throw error;
+      lost.add(e.index);
+    }
+  }
+  return lost;
+}
+
+export function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}

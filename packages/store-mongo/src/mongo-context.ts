@@ -1,0 +1,158 @@
+import { type Logger, ScopeGate } from '@permafrost/core';
+import type { ClientSession, Collection, Db, Document, Filter, MongoClient } from 'mongodb';
+import { DocGuard } from './doc-guard.js';
+import { type Collections, collections } from './mongo-schema.js';
+
+/** What setup learned about the server (see mongo-probe.ts). */
+export interface ServerProfile {
+  /** The server says it is FerretDB (turns on point reads instead of `$in`, which it scans). */
+  readonly ferret: boolean;
+  /** Multi-document transactions commit and abort (replica set or sharded cluster). */
+  readonly transactions: boolean;
+  /** `$vectorSearch` is a known aggregation stage (Atlas / mongot). */
+  readonly vectorSearch: boolean;
+}
+
+export const UNPROBED: ServerProfile = { ferret: false, transactions: false, vectorSearch: false };
+
+interface TxScope {
+  readonly session: ClientSession | null;
+}
+
+const NO_HOOKS = { begin() {}, commit() {}, rollback() {} };
+const POINT_READ_CONCURRENCY = 16;
+
+/** Everything the role ports share: collections, the transaction scope, the guard and the profile. */
+export class MongoContext {
+  readonly client: MongoClient;
+  readonly db: Db;
+  readonly c: Collections;
+  readonly guard: DocGuard;
+  readonly logger: Logger | undefined;
+  profile: ServerProfile = UNPROBED;
+  readonly #gate = new ScopeGate<TxScope>();
+
+  constructor(client: MongoClient, db: Db, options: { logger?: Logger; guardTtlMs: number }) {
+    this.client = client;
+    this.db = db;
+    this.c = collections(db);
+    this.logger = options.logger;
+    this.guard = new DocGuard(this, this.c.tokens, options.guardTtlMs);
+  }
+
+  /** Waits while another caller's transaction scope is open (in this process). */
+  async enter(): Promise<void> {
+    const wait = this.#gate.wait();
+    if (wait) await wait;
+  }
+
+  /** The session of the caller's atomic transaction, if any. */
+  session(): ClientSession | undefined {
+    return this.#gate.current()?.session ?? undefined;
+  }
+
+  /** Driver options carrying the transaction session (never `session: undefined`). */
+  opts(): { session?: ClientSession } {
+    const session = this.session();
+    return session ? { session } : {};
+  }
+
+  inScope(): boolean {
+    return this.#gate.current() !== undefined;
+  }
+
+  /**
+   * Atomic servers: a real session transaction (retried by the driver on transient errors),
+   * carried to every port call by AsyncLocalStorage. Otherwise fn runs alone in this process,
+   * without rollback. Nested calls join the outer scope.
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#gate.current()) return fn();
+    if (!this.profile.transactions) return this.#gate.run(() => ({ session: null }), fn, NO_HOOKS);
+    const session = this.client.startSession();
+    try {
+      return await this.#gate.run(
+        () => ({ session }),
+        () => session.withTransaction(() => fn()),
+        NO_HOOKS,
+      );
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  /**
+   * Documents by `_id`. FerretDB only indexes `{_id: x}`, and scans the whole collection for
+   * `$in`, so there it issues concurrent point reads; elsewhere one `$in` query.
+   */
+  async readMany<D extends { _id: string }>(
+    coll: Collection<D>,
+    ids: readonly string[],
+  ): Promise<Map<string, D>> {
+    const unique = [...new Set(ids)];
+    const out = new Map<string, D>();
+    if (unique.length === 0) return out;
+    const rawColl = raw(coll);
+    const session = this.session();
+    if (!this.profile.ferret || session) {
+      const filter: Filter<RawDoc> =
+        unique.length === 1 ? { _id: unique[0] as string } : { _id: { $in: unique } };
+      for (const doc of await rawColl.find(filter, this.opts()).toArray())
+        out.set(doc._id, doc as unknown as D);
+      return out;
+    }
+    await this.each(unique, async (id) => {
+      const doc = await rawColl.findOne({ _id: id });
+      if (doc) out.set(id, doc as unknown as D);
+    });
+    return out;
+  }
+
+  /** Deletes documents by `_id` (point deletes on FerretDB for small sets); returns the count. */
+  async deleteIds<D extends { _id: string }>(coll: Collection<D>, ids: readonly string[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return 0;
+    const rawColl = raw(coll);
+    if (this.profile.ferret && !this.session() && unique.length <= 64) {
+      const counts = await this.each(
+        unique,
+        async (id) => (await rawColl.deleteOne({ _id: id })).deletedCount,
+      );
+      return counts.reduce((a, b) => a + b, 0);
+    }
+    return (await rawColl.deleteMany({ _id: { $in: unique } }, this.opts())).deletedCount;
+  }
+
+  /** Independent reads: concurrently, or one after the other inside a session transaction. */
+  async all<T extends unknown[]>(...thunks: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+    if (!this.session()) return (await Promise.all(thunks.map((t) => t()))) as T;
+    const out: unknown[] = [];
+    for (const t of thunks) out.push(await t());
+    return out as T;
+  }
+
+  /** Runs fn over items with bounded concurrency (one at a time inside a session transaction). */
+  async each<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    const results = new Array<R>(items.length);
+    if (this.session()) {
+      for (let i = 0; i < items.length; i++) results[i] = await fn(items[i] as T, i);
+      return results;
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await fn(items[i] as T, i);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(POINT_READ_CONCURRENCY, items.length) }, worker));
+    return results;
+  }
+}
+
+/** Untyped view of a collection whose `_id`s are strings. */
+export type RawDoc = Document & { _id: string };
+
+export function raw<D extends { _id: string }>(coll: Collection<D>): Collection<RawDoc> {
+  return coll as unknown as Collection<RawDoc>;
+}
