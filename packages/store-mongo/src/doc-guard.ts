@@ -4,6 +4,7 @@ import { KeyedLocks, sleep } from './keyed-locks.js';
 import type { RawDoc } from './mongo-context.js';
 import type { GuardedDoc, TokenDoc } from './mongo-docs.js';
 import { newEpoch } from './mongo-keys.js';
+import { changedFields } from './write-groups.js';
 
 /** Returned by a change function to delete the document. */
 export const DELETE: unique symbol = Symbol('delete');
@@ -38,16 +39,17 @@ const BUSY_MARGIN_MS = 30_000;
  * whole document back, so two concurrent conditional updates can both "win". Inserting a
  * document with a given `_id` IS atomic everywhere. Every guarded document therefore carries a
  * version stamp `ep` (fresh for each version), and a writer must first insert the version token
- * `<collection>|<_id>|<ep>|1`: exactly one writer can change any given version. The write itself
- * is a compare-and-set on `{_id, ep}` that installs a new `ep`, so a writer holding a token for a
- * version that is already gone matches nothing. The token is deleted afterwards.
+ * `<collection>|<_id>|<ep>|1`: of all writers that read that version, exactly one gets to change
+ * it. The winner re-reads the document (a token can outlive its version when the previous holder
+ * finished and deleted it), writes it with a new `ep`, and deletes the token.
  *
  * A writer that crashes while holding a token leaves it behind; once it is older than the TTL,
  * contenders escalate to `|2`, `|3`, … (again by insert, so again exactly one wins). Tokens left
- * after a completed write name a dead version and are swept at setup.
+ * after a completed write name a dead version and are swept at setup. Unguarded deletes (purge,
+ * prune) may remove a document at any time; a guarded write to it then matches nothing.
  *
- * Inside a session transaction (real MongoDB) the compare-and-set alone is used: the server's
- * write-conflict detection serialises writers and aborts the transaction on a race.
+ * Inside a session transaction (real MongoDB) a compare-and-set on `{_id, ep}` is used instead:
+ * the server's write-conflict detection serialises writers and aborts the transaction on a race.
  */
 export class DocGuard {
   readonly #host: GuardHost;
@@ -143,37 +145,57 @@ export class DocGuard {
       coll.collectionName,
       writes.map((w) => ({ id: w.id, ep: w.before.ep })),
     );
-    const mine = writes.filter((w) => held.has(w.id));
-    for (const w of writes) if (!held.has(w.id)) retry.push(w.id);
-    if (mine.length === 0) return retry;
     try {
+      // A token may name a version that another writer finished (and freed) meanwhile: only
+      // documents still at the version we hold are ours to write.
+      const won = writes.filter((w) => held.has(w.id));
+      const now = won.length > 0 ? await this.#host.readMany(coll, won.map((w) => w.id)) : new Map<string, D>();
+      const mine = won.filter((w) => now.get(w.id)?.ep === w.before.ep);
+      const ours = new Set(mine);
+      for (const w of writes) if (!ours.has(w)) retry.push(w.id);
+      if (mine.length === 0) return retry;
       if (options.beforeWrite) for (const w of mine) await options.beforeWrite(w.before, w.after);
-      const ops: AnyBulkWriteOperation<RawDoc>[] = mine.map((w) =>
-        w.after === DELETE
-          ? { deleteOne: { filter: { _id: w.id, ep: w.before.ep } } }
-          : { replaceOne: { filter: { _id: w.id, ep: w.before.ep }, replacement: w.after } },
-      );
-      const res = await (coll as unknown as Collection<RawDoc>).bulkWrite(ops, { ordered: false });
-      let landed: (w: (typeof mine)[number]) => boolean = () => true;
-      if (res.matchedCount + res.deletedCount !== mine.length) {
-        const check = await this.#host.readMany(
-          coll,
-          mine.map((w) => w.id),
-        );
-        landed = (w) => (w.after === DELETE ? !check.has(w.id) : check.get(w.id)?.ep === w.after.ep);
-      }
-      for (const w of mine) {
-        if (landed(w))
-          out.set(w.id, { before: w.before, after: w.after === DELETE ? null : w.after, changed: true });
+      for (const w of await this.#write(coll, mine)) {
+        if (w.landed) out.set(w.id, { before: w.before, after: w.after, changed: true });
         else retry.push(w.id);
       }
     } finally {
       const tokenIds = [...held.values()].flat();
-      await this.#tokens.deleteMany(
-        tokenIds.length === 1 ? { _id: tokenIds[0] as string } : { _id: { $in: tokenIds } },
-      );
+      if (tokenIds.length > 0)
+        await this.#tokens.deleteMany(tokenIds.length === 1 ? { _id: tokenIds[0] as string } : { _id: { $in: tokenIds } });
     }
     return retry;
+  }
+
+  /**
+   * Writes changes to documents whose current version we hold. Filters are `{_id}` alone: that
+   * is the only update filter FerretDB pushes down to an index (any other field turns every
+   * write into a decode of the whole collection), and holding the version token already
+   * excludes every other guarded writer. All writes go in one unordered bulk command.
+   */
+  async #write<D extends GuardedDoc>(
+    coll: Collection<D>,
+    writes: readonly { id: string; before: D; after: D | typeof DELETE }[],
+  ): Promise<{ id: string; before: D; after: D | null; landed: boolean }[]> {
+    const rawColl = coll as unknown as Collection<RawDoc>;
+    const ep = newEpoch();
+    const ops: AnyBulkWriteOperation<RawDoc>[] = writes.map((w) =>
+      w.after === DELETE
+        ? { deleteOne: { filter: { _id: w.id } } }
+        : { updateOne: { filter: { _id: w.id }, update: { $set: { ...changedFields(w.before, w.after), ep } } } },
+    );
+    const r = await rawColl.bulkWrite(ops, { ordered: false });
+    let check: Map<string, D> | null = null;
+    if (r.matchedCount + r.deletedCount !== writes.length)
+      check = await this.#host.readMany(
+        coll,
+        writes.map((w) => w.id),
+      );
+    return writes.map((w) => {
+      const after = w.after === DELETE ? null : { ...w.after, ep };
+      const landed = check === null || (after === null ? !check.has(w.id) : check.get(w.id)?.ep === ep);
+      return { id: w.id, before: w.before, after, landed };
+    });
   }
 
   /** Inserts the version tokens; returns, per won document, every token id to delete afterwards. */

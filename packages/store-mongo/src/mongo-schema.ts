@@ -120,9 +120,13 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
   tokens: [{ name: 'at', key: { at: 1 } }],
 };
 
+/**
+ * One index per command: FerretDB v1 drops the connection ("slice bounds out of range") when
+ * several processes send a multi-index createIndexes for the same collection at once.
+ */
 export async function createIndexes(c: Collections): Promise<void> {
   for (const [role, specs] of Object.entries(INDEXES)) {
     const coll = c[role as keyof Collections] as unknown as Collection;
-    if (specs && specs.length > 0) await coll.createIndexes([...specs]);
+    for (const spec of specs ?? []) await coll.createIndexes([spec]);
   }
 }
