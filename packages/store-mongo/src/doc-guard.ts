@@ -149,7 +149,13 @@ export class DocGuard {
       // A token may name a version that another writer finished (and freed) meanwhile: only
       // documents still at the version we hold are ours to write.
       const won = writes.filter((w) => held.has(w.id));
-      const now = won.length > 0 ? await this.#host.readMany(coll, won.map((w) => w.id)) : new Map<string, D>();
+      const now =
+        won.length > 0
+          ? await this.#host.readMany(
+              coll,
+              won.map((w) => w.id),
+            )
+          : new Map<string, D>();
       const mine = won.filter((w) => now.get(w.id)?.ep === w.before.ep);
       const ours = new Set(mine);
       for (const w of writes) if (!ours.has(w)) retry.push(w.id);
@@ -162,7 +168,9 @@ export class DocGuard {
     } finally {
       const tokenIds = [...held.values()].flat();
       if (tokenIds.length > 0)
-        await this.#tokens.deleteMany(tokenIds.length === 1 ? { _id: tokenIds[0] as string } : { _id: { $in: tokenIds } });
+        await this.#tokens.deleteMany(
+          tokenIds.length === 1 ? { _id: tokenIds[0] as string } : { _id: { $in: tokenIds } },
+        );
     }
     return retry;
   }
@@ -182,7 +190,12 @@ export class DocGuard {
     const ops: AnyBulkWriteOperation<RawDoc>[] = writes.map((w) =>
       w.after === DELETE
         ? { deleteOne: { filter: { _id: w.id } } }
-        : { updateOne: { filter: { _id: w.id }, update: { $set: { ...changedFields(w.before, w.after), ep } } } },
+        : {
+            updateOne: {
+              filter: { _id: w.id },
+              update: { $set: { ...changedFields(w.before, w.after), ep } },
+            },
+          },
     );
     const r = await rawColl.bulkWrite(ops, { ordered: false });
     let check: Map<string, D> | null = null;

@@ -21,6 +21,15 @@ interface TxScope {
 
 const NO_HOOKS = { begin() {}, commit() {}, rollback() {} };
 const POINT_READ_CONCURRENCY = 16;
+/** Collections that stay small (working sets): one `$in` scan beats many point reads on FerretDB. */
+const SMALL = new Set([
+  'queue_buckets',
+  'batch_leases',
+  'reply_claims',
+  'active_modes',
+  'version_tokens',
+  'store_meta',
+]);
 
 /** Everything the role ports share: collections, the transaction scope, the guard and the profile. */
 export class MongoContext {
@@ -83,7 +92,8 @@ export class MongoContext {
 
   /**
    * Documents by `_id`. FerretDB only indexes `{_id: x}`, and scans the whole collection for
-   * `$in`, so there it issues concurrent point reads; elsewhere one `$in` query.
+   * `$in`, so there it issues point reads (except on the small working-set collections, where
+   * one scan is cheaper); elsewhere one `$in` query.
    */
   async readMany<D extends { _id: string }>(
     coll: Collection<D>,
@@ -94,7 +104,7 @@ export class MongoContext {
     if (unique.length === 0) return out;
     const rawColl = raw(coll);
     const session = this.session();
-    if (!this.profile.ferret || session) {
+    if (!this.profile.ferret || session || SMALL.has(coll.collectionName)) {
       const filter: Filter<RawDoc> =
         unique.length === 1 ? { _id: unique[0] as string } : { _id: { $in: unique } };
       for (const doc of await rawColl.find(filter, this.opts()).toArray())
@@ -113,7 +123,7 @@ export class MongoContext {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return 0;
     const rawColl = raw(coll);
-    if (this.profile.ferret && !this.session() && unique.length <= 64) {
+    if (this.profile.ferret && !this.session() && unique.length <= 8) {
       const counts = await this.each(
         unique,
         async (id) => (await rawColl.deleteOne({ _id: id })).deletedCount,

@@ -7,15 +7,16 @@ import type {
 } from '@permafrost/core';
 import type { Document } from 'mongodb';
 import { corpusStats, rankWithStats, termList } from './keyword-ranking.js';
+import { findBuckets } from './mongo-buckets.js';
 import { type MongoContext, raw } from './mongo-context.js';
 import type { MessageDoc } from './mongo-docs.js';
 import { requireIds, requireString, validDate } from './mongo-keys.js';
-import { CHRONOLOGICAL, fromMessageDoc, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
-import { deleteMessages } from './mongo-message-ops.js';
+import { CHRONOLOGICAL, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
 import { MongoPresence } from './mongo-presence.js';
+import { deleteMessages, withQueueState } from './mongo-queue-state.js';
 
-type Row = Pick<MessageDoc, '_id' | 'messageId' | 'channelId' | 'status' | 'createdAt'>;
-const ROW = { _id: 1, messageId: 1, channelId: 1, status: 1, createdAt: 1 } as const;
+type Row = Pick<MessageDoc, '_id' | 'guildId' | 'messageId' | 'channelId' | 'subjectKey' | 'createdAt'>;
+const ROW = { _id: 1, guildId: 1, messageId: 1, channelId: 1, subjectKey: 1, createdAt: 1 } as const;
 
 export class MongoConversationStore implements ConversationStore {
   readonly #ctx: MongoContext;
@@ -64,7 +65,7 @@ export class MongoConversationStore implements ConversationStore {
     const docs = await this.#ctx.c.messages
       .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(limit), ...this.#ctx.opts() })
       .toArray();
-    return docs.reverse().map((d) => fromMessageDoc(d as MessageDoc));
+    return withQueueState(this.#ctx, docs.reverse() as MessageDoc[]);
   }
 
   async channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
@@ -110,10 +111,12 @@ export class MongoConversationStore implements ConversationStore {
     );
     const byId = new Map(matching.map((m) => [m.messageId, m]));
     const docs = matching.map((m) => ({ id: m.messageId, terms: m.terms }));
-    return rankWithStats(stats, docs, docs, terms, limit).map((h) => ({
-      message: fromMessageDoc(byId.get(h.id) as MessageDoc),
-      score: h.score,
-    }));
+    const hits = rankWithStats(stats, docs, docs, terms, limit);
+    const rows = await withQueueState(
+      this.#ctx,
+      hits.map((h) => byId.get(h.id) as MessageDoc),
+    );
+    return hits.map((h, i) => ({ message: rows[i] as StoredMessage, score: h.score }));
   }
 
   async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
@@ -124,10 +127,13 @@ export class MongoConversationStore implements ConversationStore {
       this.#ctx.c.messages,
       ids.map((id) => messageKey(g, id)),
     );
-    return ids.flatMap((id) => {
-      const d = found.get(messageKey(g, id));
-      return d ? [fromMessageDoc(d)] : [];
-    });
+    return withQueueState(
+      this.#ctx,
+      ids.flatMap((id) => {
+        const d = found.get(messageKey(g, id));
+        return d ? [d] : [];
+      }),
+    );
   }
 
   async prune(
@@ -136,11 +142,17 @@ export class MongoConversationStore implements ConversationStore {
   ): Promise<number> {
     await this.#ctx.enter();
     const cutoff = validDate(options.olderThan, 'olderThan').getTime();
-    const rows = await this.#rows({
-      guildId: { $eq: requireString(guildId, 'guildId') },
-      kind: { $ne: 'session' },
-    });
-    const removable = (m: Row) => m.status !== 'pending' && m.status !== 'claimed';
+    const g = { guildId: { $eq: requireString(guildId, 'guildId') } };
+    const [rows, buckets] = await this.#ctx.all(
+      () => this.#rows({ ...g, kind: { $ne: 'session' } }),
+      () => findBuckets(this.#ctx, g),
+    );
+    const state = new Map<string, string>();
+    for (const b of buckets) for (const it of b.items) state.set(it.id, it.st);
+    const removable = (m: Row) => {
+      const st = state.get(m.messageId);
+      return st !== 'pending' && st !== 'claimed';
+    };
     const doomed = new Set<string>();
     const byChannel = new Map<string, Row[]>();
     for (const m of rows) {
@@ -158,7 +170,10 @@ export class MongoConversationStore implements ConversationStore {
         count--;
       }
     }
-    return deleteMessages(this.#ctx, [...doomed]);
+    return deleteMessages(
+      this.#ctx,
+      rows.filter((m) => doomed.has(m._id)),
+    );
   }
 
   async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
@@ -168,10 +183,7 @@ export class MongoConversationStore implements ConversationStore {
       channelId: { $eq: requireString(channelId, 'channelId') },
     });
     const doomed = rows.slice(0, Math.max(0, rows.length - Math.max(0, keepLatest)));
-    return deleteMessages(
-      this.#ctx,
-      doomed.map((m) => m._id),
-    );
+    return deleteMessages(this.#ctx, doomed);
   }
 
   async #rows(filter: Document): Promise<Row[]> {

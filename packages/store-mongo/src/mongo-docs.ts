@@ -175,6 +175,54 @@ export interface MessageDoc extends GuardedDoc {
   termCount: number;
 }
 
+/** Queue state of one non-terminal row (pending, claimed or dead), inside its key's bucket. */
+export interface QueueItem {
+  /** messageId */
+  id: string;
+  /** createdAt of the message (batching order and age) */
+  at: Date;
+  st: string;
+  /** attempts */
+  n: number;
+  next: Date | null;
+  own: string | null;
+  until: Date | null;
+  /** Chat row with raw content: may be batched. */
+  el: boolean;
+  /** Wall-clock time the item was queued (to collect items whose row insert never happened). */
+  ins: Date;
+  /** Returned to pending after its claim expired: its owner may have completed it before dying. */
+  rel?: boolean;
+}
+
+/** The queue of one (guild, batch key): every non-terminal row of the key (items encoded, see mongo-buckets.ts). */
+export interface BucketDoc extends GuardedDoc {
+  guildId: string;
+  subjectKey: string;
+  items: string[];
+}
+
+/** Terminal state of a row: written once when it is completed (or stored as processed). */
+export interface OutcomeDoc {
+  _id: string;
+  guildId: string;
+  messageId: string;
+  createdAt: Date;
+  processedAt: Date | null;
+  attempts: number;
+  next: Date | null;
+}
+
+/** A row being stored: exists from before its insert until its queue state is registered. */
+export interface IntakeDoc {
+  _id: string;
+  guildId: string;
+  subjectKey: string;
+  at: Date;
+  item: QueueItem | null;
+  outcome: OutcomeDoc | null;
+}
+
 export interface LeaseDoc extends GuardedDoc {
   guildId: string;
   subjectKey: string;

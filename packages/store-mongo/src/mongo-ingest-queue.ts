@@ -10,35 +10,42 @@ import type {
   QueueCounts,
   StoredMessage,
 } from '@permafrost/core';
-import type { Document } from 'mongodb';
-import { insertTolerant } from './doc-guard.js';
+import { DELETE, insertTolerant, type Outcome } from './doc-guard.js';
+import { type Bucket, bucketsById, changeBucket, findBuckets } from './mongo-buckets.js';
 import { type MongoContext, raw } from './mongo-context.js';
-import type { MessageDoc } from './mongo-docs.js';
-import { finite, newEpoch, requireString, validDate } from './mongo-keys.js';
-import { leaseKey, MongoLeases } from './mongo-leases.js';
+import type { MessageDoc, OutcomeDoc, QueueItem } from './mongo-docs.js';
+import { enqueueRows, recoverIntake } from './mongo-enqueue.js';
+import { finite, requireId, requireString, validDate } from './mongo-keys.js';
+import { MongoLeases } from './mongo-leases.js';
+import { messageKey, messageTerms, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
 import {
-  CHRONOLOGICAL,
-  fromMessageDoc,
-  messageKey,
-  messageTerms,
-  REVERSE_CHRONOLOGICAL,
-  toMessageDoc,
-} from './mongo-message-mapping.js';
-import { deleteMessages, eligibleQuery, guildFilter, isEligible } from './mongo-message-ops.js';
+  bucketKey,
+  byAge,
+  deleteMessages,
+  guildFilter,
+  isEligible,
+  storedWithItem,
+  withQueueState,
+} from './mongo-queue-state.js';
 
-const chronological = (a: MessageDoc, b: MessageDoc) =>
-  a.createdAt.getTime() - b.createdAt.getTime() ||
-  (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0);
+/** Items queued this long ago without their row ever being inserted are dropped. */
+const ORPHAN_MS = 10 * 60_000;
+
+type ItemChange = (item: QueueItem) => QueueItem | null | 'drop';
 
 /**
- * The message rows seen as a work queue. Batch exclusivity comes from the key lease
- * (mongo-leases.ts); every status change of a row is a guarded write (doc-guard.ts), so a row is
- * claimed, completed or returned to pending by exactly one writer even where the server's updates
- * are not atomic (FerretDB), and `complete` only counts rows still claimed by the caller.
+ * The message rows seen as a work queue (see mongo-queue-state.ts for where state lives).
+ * - Exclusivity per key: the key lease (mongo-leases.ts).
+ * - Claims: one guarded write of the key's bucket flips the chosen items to claimed.
+ * - Completion is the insert of the row's outcome document, whose `_id` is the row's key: a row
+ *   can be completed once, ever, on any server. It happens while the bucket version is held
+ *   and only for items still claimed by the caller; the items are then removed.
  */
 export class MongoIngestQueue implements IngestQueue {
   readonly #ctx: MongoContext;
   readonly #leases: MongoLeases;
+  /** Bucket of each row claimed through this object (complete/fail need not read the rows). */
+  readonly #claimed = new Map<string, string>();
 
   constructor(ctx: MongoContext) {
     this.#ctx = ctx;
@@ -51,37 +58,7 @@ export class MongoIngestQueue implements IngestQueue {
 
   async enqueueMany(messages: readonly StoredMessage[], maxDepth: number): Promise<EnqueueOutcome[]> {
     await this.#ctx.enter();
-    const docs = messages.map(toMessageDoc);
-    const existing = await this.#ctx.readMany(
-      this.#ctx.c.messages,
-      docs.map((d) => d._id),
-    );
-    const guilds = [...new Set(docs.filter((d) => d.status === 'pending').map((d) => d.guildId))];
-    const depth = new Map<string, number>();
-    await this.#ctx.each(guilds, async (g) => {
-      depth.set(g, await this.#ctx.c.messages.countDocuments({ guildId: { $eq: g }, status: 'pending' }));
-    });
-    const outcomes: EnqueueOutcome[] = [];
-    const seen = new Set<string>();
-    const accepted: { index: number; doc: MessageDoc }[] = [];
-    for (const [i, d] of docs.entries()) {
-      if (existing.has(d._id) || seen.has(d._id)) {
-        outcomes.push('duplicate');
-      } else if (d.status === 'pending' && (depth.get(d.guildId) ?? 0) >= maxDepth) {
-        outcomes.push('over_capacity');
-      } else {
-        outcomes.push('accepted');
-        seen.add(d._id);
-        if (d.status === 'pending') depth.set(d.guildId, (depth.get(d.guildId) ?? 0) + 1);
-        accepted.push({ index: i, doc: { ...d, ep: newEpoch() } });
-      }
-    }
-    const lost = await insertTolerant(
-      raw(this.#ctx.c.messages),
-      accepted.map((a) => a.doc),
-    );
-    for (const i of lost) outcomes[(accepted[i] as { index: number }).index] = 'duplicate';
-    return outcomes;
+    return enqueueRows(this.#ctx, messages, maxDepth);
   }
 
   async markEdited(
@@ -113,33 +90,25 @@ export class MongoIngestQueue implements IngestQueue {
 
   async dueKeys(query: DueKeysQuery): Promise<BatchKey[]> {
     await this.#ctx.enter();
-    const filter: Document = { ...eligibleQuery(query.now), ...guildFilter(query.guildId) };
-    const [rows, live] = await this.#ctx.all(
-      () =>
-        this.#ctx.c.messages
-          .find(filter, {
-            projection: { _id: 0, guildId: 1, subjectKey: 1, createdAt: 1 },
-            ...this.#ctx.opts(),
-          })
-          .toArray(),
-      () => this.#leases.liveKeys(query.now),
-    );
-    const groups = new Map<string, { key: BatchKey; count: number; oldest: number }>();
-    for (const r of rows) {
-      const k = leaseKey(r.guildId, r.subjectKey);
-      const t = r.createdAt.getTime();
-      const g = groups.get(k);
-      if (g) {
-        g.count++;
-        g.oldest = Math.min(g.oldest, t);
-      } else groups.set(k, { key: { guildId: r.guildId, subjectKey: r.subjectKey }, count: 1, oldest: t });
-    }
+    const now = validDate(query.now, 'now');
     const olderThan = validDate(query.olderThan, 'olderThan').getTime();
-    return [...groups.entries()]
-      .filter(([k, g]) => !live.has(k) && (g.count >= query.batchSize || g.oldest <= olderThan))
-      .sort((a, b) => a[1].oldest - b[1].oldest || (a[0] < b[0] ? -1 : 1))
+    const [buckets, live] = await this.#ctx.all(
+      () => findBuckets(this.#ctx, guildFilter(query.guildId)),
+      () => this.#leases.liveKeys(now),
+    );
+    const due: { key: BatchKey; oldest: number; id: string }[] = [];
+    for (const b of buckets) {
+      if (live.has(b._id)) continue;
+      const eligible = b.items.filter((it) => isEligible(it, now));
+      if (eligible.length === 0) continue;
+      const oldest = Math.min(...eligible.map((it) => it.at.getTime()));
+      if (eligible.length >= query.batchSize || oldest <= olderThan)
+        due.push({ key: { guildId: b.guildId, subjectKey: b.subjectKey }, oldest, id: b._id });
+    }
+    return due
+      .sort((a, b) => a.oldest - b.oldest || (a.id < b.id ? -1 : 1))
       .slice(0, Math.max(0, query.limit))
-      .map(([, g]) => g.key);
+      .map((d) => d.key);
   }
 
   async claim(request: ClaimRequest): Promise<ClaimResult> {
@@ -147,23 +116,49 @@ export class MongoIngestQueue implements IngestQueue {
     const { key, owner, now } = request;
     if (!(await this.#leases.take(key, owner, now, request.leaseMs)))
       return { messages: [], lockedByOther: true };
-    const until = new Date(now.getTime() + finite(request.leaseMs, 'leaseMs'));
     const limit = Math.max(0, Math.floor(request.limit));
-    if (limit === 0) return { messages: [], lockedByOther: false };
-    const candidates = await this.#ctx.c.messages
-      .find(
-        { ...eligibleQuery(now), guildId: { $eq: key.guildId }, subjectKey: { $eq: key.subjectKey } },
-        { sort: CHRONOLOGICAL, limit, projection: { _id: 1 }, ...this.#ctx.opts() },
-      )
-      .toArray();
-    const out = await this.#ctx.guard.mutateMany(
-      this.#ctx.c.messages,
-      candidates.map((c) => c._id),
-      (m) =>
-        m && isEligible(m, now) ? { ...m, status: 'claimed', leaseOwner: owner, leaseUntil: until } : null,
+    const bk = bucketKey(key.guildId, key.subjectKey);
+    const bucket = (await bucketsById(this.#ctx, [bk])).get(bk);
+    if (!bucket || limit === 0) return { messages: [], lockedByOther: false };
+    const until = new Date(now.getTime() + finite(request.leaseMs, 'leaseMs'));
+    const wanted = bucket.items
+      .filter((it) => isEligible(it, now))
+      .sort(byAge)
+      .slice(0, limit);
+    const keys = wanted.map((it) => messageKey(key.guildId, it.id));
+    // Only an item whose claim expired can have been completed already (its owner died between
+    // writing the outcome and updating the bucket): outcomes are checked for those alone.
+    const released = wanted.filter((it) => it.rel).map((it) => messageKey(key.guildId, it.id));
+    const [rows, done] = await this.#ctx.all(
+      () => this.#ctx.readMany(this.#ctx.c.messages, keys),
+      () => this.#ctx.readMany(this.#ctx.c.outcomes, released),
     );
-    const claimed = [...out.values()].flatMap((o) => (o.changed && o.after ? [o.after] : []));
-    return { messages: claimed.sort(chronological).map(fromMessageDoc), lockedByOther: false };
+    const wall = Date.now();
+    const take = new Set<string>();
+    const drop = new Set<string>();
+    for (const it of wanted) {
+      const k = messageKey(key.guildId, it.id);
+      // Already completed (a crash between outcome and bucket write), or a row that was never inserted.
+      if (done.has(k) || (!rows.has(k) && wall - it.ins.getTime() > ORPHAN_MS)) drop.add(it.id);
+      else if (rows.has(k)) take.add(it.id);
+    }
+    const { after } = await this.#changeItems(bk, (it) => {
+      if (drop.has(it.id)) return 'drop';
+      if (!take.has(it.id) || !isEligible(it, now)) return null;
+      const { rel: _released, ...rest } = it;
+      return { ...rest, st: 'claimed', own: owner, until };
+    });
+    const claimed = (after?.items ?? []).filter(
+      (it) =>
+        take.has(it.id) && it.st === 'claimed' && it.own === owner && it.until?.getTime() === until.getTime(),
+    );
+    for (const it of claimed) this.#claimed.set(messageKey(key.guildId, it.id), bk);
+    return {
+      messages: claimed
+        .sort(byAge)
+        .map((it) => storedWithItem(rows.get(messageKey(key.guildId, it.id)) as MessageDoc, it)),
+      lockedByOther: false,
+    };
   }
 
   async acquireLease(request: Omit<ClaimRequest, 'limit'>): Promise<boolean> {
@@ -175,21 +170,8 @@ export class MongoIngestQueue implements IngestQueue {
     await this.#ctx.enter();
     const until = await this.#leases.renew(key, owner, now, leaseMs);
     if (!until) return false;
-    const mine = await this.#ctx.c.messages
-      .find(
-        {
-          status: 'claimed',
-          guildId: { $eq: key.guildId },
-          subjectKey: { $eq: key.subjectKey },
-          leaseOwner: { $eq: owner },
-        },
-        { projection: { _id: 1 }, ...this.#ctx.opts() },
-      )
-      .toArray();
-    await this.#ctx.guard.mutateMany(
-      this.#ctx.c.messages,
-      mine.map((m) => m._id),
-      (m) => (m && m.status === 'claimed' && m.leaseOwner === owner ? { ...m, leaseUntil: until } : null),
+    await this.#changeItems(bucketKey(key.guildId, key.subjectKey), (it) =>
+      it.st === 'claimed' && it.own === owner ? { ...it, until } : null,
     );
     return true;
   }
@@ -201,103 +183,121 @@ export class MongoIngestQueue implements IngestQueue {
 
   async complete(guildId: string, messageIds: readonly string[], owner: string, now: Date): Promise<number> {
     await this.#ctx.enter();
+    const g = requireId(guildId, 'guildId');
+    const who = requireString(owner, 'owner');
     const at = validDate(now, 'now');
-    const out = await this.#mutateOwned(guildId, messageIds, owner, (m) => ({
-      ...m,
-      status: 'processed',
-      processedAt: at,
-      leaseOwner: null,
-      leaseUntil: null,
-    }));
-    return out.filter((m) => m.status === 'processed').length;
+    let completed = 0;
+    await this.#byBucket(g, messageIds, async (bk, ids) => {
+      const mine = (it: QueueItem) => ids.has(it.id) && it.st === 'claimed' && it.own === who;
+      await this.#changeItems(
+        bk,
+        (it) => (mine(it) ? 'drop' : null),
+        async (before) => {
+          // Holding the bucket version: these items are ours right now. Their outcome is the commit.
+          const outcomes: OutcomeDoc[] = before.items.filter(mine).map((it) => ({
+            _id: messageKey(g, it.id),
+            guildId: g,
+            messageId: it.id,
+            createdAt: it.at,
+            processedAt: at,
+            attempts: it.n,
+            next: it.next,
+          }));
+          const lost = await insertTolerant(raw(this.#ctx.c.outcomes), outcomes, this.#ctx.opts());
+          completed += outcomes.length - lost.size;
+        },
+      );
+    });
+    return completed;
   }
 
   async fail(guildId: string, messageIds: readonly string[], request: FailRequest): Promise<FailResult> {
     await this.#ctx.enter();
+    const g = requireId(guildId, 'guildId');
+    const who = requireString(request.owner, 'owner');
     const now = validDate(request.now, 'now').getTime();
-    const out = await this.#mutateOwned(guildId, messageIds, request.owner, (m) => {
-      const tries = m.attempts + 1;
-      if (tries >= request.maxAttempts)
-        return { ...m, status: 'dead', attempts: tries, leaseOwner: null, leaseUntil: null };
-      const next = new Date(now + request.baseBackoffMs * 2 ** (tries - 1));
-      return {
-        ...m,
-        status: 'pending',
-        attempts: tries,
-        nextAttemptAt: next,
-        leaseOwner: null,
-        leaseUntil: null,
+    const result = { retrying: 0, dead: 0, attempts: 0 };
+    await this.#byBucket(g, messageIds, async (bk, ids) => {
+      const change: ItemChange = (it) => {
+        if (!ids.has(it.id) || it.st !== 'claimed' || it.own !== who) return null;
+        const tries = it.n + 1;
+        if (tries >= request.maxAttempts) return { ...it, st: 'dead', n: tries, own: null, until: null };
+        const next = new Date(now + request.baseBackoffMs * 2 ** (tries - 1));
+        return { ...it, st: 'pending', n: tries, next, own: null, until: null };
       };
+      const { before, after } = await this.#changeItems(bk, change);
+      if (!before || !after) return;
+      const was = new Map(before.items.map((it) => [it.id, it]));
+      for (const it of after.items) {
+        const old = was.get(it.id);
+        if (!ids.has(it.id) || !old || old.st !== 'claimed' || old.own !== who || it.n !== old.n + 1)
+          continue;
+        if (it.st === 'dead') result.dead++;
+        else result.retrying++;
+        result.attempts = Math.max(result.attempts, it.n);
+      }
     });
-    return {
-      retrying: out.filter((m) => m.status === 'pending').length,
-      dead: out.filter((m) => m.status === 'dead').length,
-      attempts: out.reduce((n, m) => Math.max(n, m.attempts), 0),
-    };
-  }
-
-  /** Applies `next` to the rows still claimed by `owner`; returns the rows written. */
-  async #mutateOwned(
-    guildId: string,
-    messageIds: readonly string[],
-    owner: string,
-    next: (m: MessageDoc) => MessageDoc,
-  ): Promise<MessageDoc[]> {
-    const g = requireString(guildId, 'guildId');
-    const who = requireString(owner, 'owner');
-    const keys = messageIds.map((id) => messageKey(g, requireString(id, 'messageId')));
-    const out = await this.#ctx.guard.mutateMany(this.#ctx.c.messages, keys, (m) =>
-      m && m.status === 'claimed' && m.leaseOwner === who ? next(m) : null,
-    );
-    return [...out.values()].flatMap((o) => (o.changed && o.after ? [o.after] : []));
+    return result;
   }
 
   async releaseExpired(now: Date): Promise<number> {
     await this.#ctx.enter();
     const t = validDate(now, 'now').getTime();
-    const expired = await this.#ctx.c.messages
-      .find({ status: 'claimed', leaseUntil: { $lte: now } }, { projection: { _id: 1 }, ...this.#ctx.opts() })
-      .toArray();
-    const out = await this.#ctx.guard.mutateMany(
-      this.#ctx.c.messages,
-      expired.map((m) => m._id),
-      (m) =>
-        m && m.status === 'claimed' && m.leaseUntil !== null && m.leaseUntil.getTime() <= t
-          ? { ...m, status: 'pending', leaseOwner: null, leaseUntil: null }
-          : null,
+    const expired = (it: QueueItem) => it.st === 'claimed' && it.until !== null && it.until.getTime() <= t;
+    let released = 0;
+    const buckets = await findBuckets(this.#ctx, {});
+    await this.#ctx.each(
+      buckets.filter((b) => b.items.some(expired)),
+      async (b) => {
+        const out = await changeBucket(this.#ctx, b._id, (cur) => {
+          if (!cur || !cur.items.some(expired)) return null;
+          return {
+            ...cur,
+            items: cur.items.map((it) =>
+              expired(it) ? { ...it, st: 'pending', own: null, until: null, rel: true } : it,
+            ),
+          };
+        });
+        if (out.changed && out.before) released += out.before.items.filter(expired).length;
+      },
     );
     await this.#leases.dropExpired(now);
-    return [...out.values()].filter((o) => o.changed).length;
+    await recoverIntake(this.#ctx);
+    return released;
   }
 
   async requeueDead(guildId?: string): Promise<number> {
     await this.#ctx.enter();
-    const filter: Document = { status: 'dead', ...guildFilter(guildId) };
-    const dead = await this.#ctx.c.messages
-      .find(filter, { projection: { _id: 1 }, ...this.#ctx.opts() })
-      .toArray();
-    const out = await this.#ctx.guard.mutateMany(
-      this.#ctx.c.messages,
-      dead.map((m) => m._id),
-      (m) =>
-        m && m.status === 'dead' ? { ...m, status: 'pending', attempts: 0, nextAttemptAt: null } : null,
+    const dead = (it: QueueItem) => it.st === 'dead';
+    const buckets = await findBuckets(this.#ctx, guildFilter(guildId));
+    let requeued = 0;
+    await this.#ctx.each(
+      buckets.filter((b) => b.items.some(dead)),
+      async (b) => {
+        const out = await changeBucket(this.#ctx, b._id, (cur) => {
+          if (!cur || !cur.items.some(dead)) return null;
+          return {
+            ...cur,
+            items: cur.items.map((it) => (dead(it) ? { ...it, st: 'pending', n: 0, next: null } : it)),
+          };
+        });
+        if (out.changed && out.before) requeued += out.before.items.filter(dead).length;
+      },
     );
-    return [...out.values()].filter((o) => o.changed).length;
+    return requeued;
   }
 
   async counts(guildId: string): Promise<QueueCounts> {
     await this.#ctx.enter();
-    const rows = await raw(this.#ctx.c.messages)
-      .aggregate<{ _id: string; n: number }>(
-        [
-          { $match: { guildId: { $eq: requireString(guildId, 'guildId') } } },
-          { $group: { _id: '$status', n: { $sum: 1 } } },
-        ],
-        this.#ctx.opts(),
-      )
-      .toArray();
-    const c = { pending: 0, claimed: 0, processed: 0, dead: 0 };
-    for (const r of rows) if (r._id in c) c[r._id as keyof typeof c] = r.n;
+    const g = { guildId: { $eq: requireString(guildId, 'guildId') } };
+    const [buckets, processed] = await this.#ctx.all(
+      () => findBuckets(this.#ctx, g),
+      () => this.#ctx.c.outcomes.countDocuments(g, this.#ctx.opts()),
+    );
+    const c = { pending: 0, claimed: 0, processed, dead: 0 };
+    for (const b of buckets)
+      for (const it of b.items)
+        if (it.st === 'pending' || it.st === 'claimed' || it.st === 'dead') c[it.st]++;
     return c;
   }
 
@@ -310,35 +310,85 @@ export class MongoIngestQueue implements IngestQueue {
   ): Promise<StoredMessage[]> {
     await this.#ctx.enter();
     if (options.limit <= 0) return [];
-    let filter: Document = {
-      guildId: { $eq: requireString(guildId, 'guildId') },
-      kind: 'chat',
-      rawStored: true,
-    };
-    if (options.after) {
-      const at = validDate(options.after.createdAt, 'after.createdAt');
-      const id = requireString(options.after.messageId, 'after.messageId');
-      filter = { ...filter, $or: [{ createdAt: { $gt: at } }, { createdAt: at, messageId: { $gt: id } }] };
-    }
+    const base = { guildId: { $eq: requireString(guildId, 'guildId') }, kind: 'chat', rawStored: true };
+    const after = options.after;
+    const filter = after
+      ? {
+          ...base,
+          $or: [
+            { createdAt: { $gt: validDate(after.createdAt, 'after.createdAt') } },
+            {
+              createdAt: after.createdAt,
+              messageId: { $gt: requireString(after.messageId, 'after.messageId') },
+            },
+          ],
+        }
+      : base;
     const docs = await this.#ctx.c.messages
       .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(options.limit), ...this.#ctx.opts() })
       .toArray();
-    return docs.reverse().map((d) => fromMessageDoc(d as MessageDoc));
+    return withQueueState(this.#ctx, docs.reverse() as MessageDoc[]);
   }
 
   async pruneProcessed(olderThan: Date, guildId?: string): Promise<number> {
     await this.#ctx.enter();
-    const filter: Document = {
-      status: 'processed',
-      createdAt: { $lt: validDate(olderThan, 'olderThan') },
-      ...guildFilter(guildId),
-    };
-    const rows = await this.#ctx.c.messages
+    const filter = { createdAt: { $lt: validDate(olderThan, 'olderThan') }, ...guildFilter(guildId) };
+    const done = await this.#ctx.c.outcomes
       .find(filter, { projection: { _id: 1 }, ...this.#ctx.opts() })
       .toArray();
-    return deleteMessages(
+    const rows = await this.#ctx.readMany(
+      this.#ctx.c.messages,
+      done.map((d) => d._id),
+    );
+    return deleteMessages(this.#ctx, [...rows.values()]);
+  }
+
+  /** Groups message ids of a guild by bucket (known from our claims, else read from the rows). */
+  async #byBucket(
+    guildId: string,
+    messageIds: readonly string[],
+    fn: (bucket: string, ids: Set<string>) => Promise<void>,
+  ) {
+    const groups = new Map<string, Set<string>>();
+    const add = (bk: string, id: string) => groups.set(bk, (groups.get(bk) ?? new Set<string>()).add(id));
+    const unknown: string[] = [];
+    for (const id of messageIds) {
+      const k = messageKey(guildId, requireString(id, 'messageId'));
+      const bk = this.#claimed.get(k);
+      if (bk) add(bk, id);
+      else unknown.push(k);
+    }
+    for (const r of (await this.#ctx.readMany(this.#ctx.c.messages, unknown)).values())
+      add(bucketKey(r.guildId, r.subjectKey), r.messageId);
+    for (const [bk, ids] of groups) await fn(bk, ids);
+    for (const id of messageIds) this.#claimed.delete(messageKey(guildId, id));
+  }
+
+  /** One guarded write of a bucket applying `change` to each item (before/after that write). */
+  #changeItems(
+    bk: string,
+    change: ItemChange,
+    beforeWrite?: (before: Bucket) => Promise<void>,
+  ): Promise<Outcome<Bucket>> {
+    return changeBucket(
       this.#ctx,
-      rows.map((r) => r._id),
+      bk,
+      (b) => {
+        if (!b) return null;
+        let touched = false;
+        const items: QueueItem[] = [];
+        for (const it of b.items) {
+          const next = change(it);
+          if (next === null) items.push(it);
+          else {
+            touched = true;
+            if (next !== 'drop') items.push(next);
+          }
+        }
+        if (!touched) return null;
+        return items.length === 0 ? DELETE : { ...b, items };
+      },
+      beforeWrite ? { beforeWrite } : {},
     );
   }
 }

@@ -3,7 +3,7 @@ import { DELETE } from './doc-guard.js';
 import { digestKey, optOutKey } from './mongo-admin-mapping.js';
 import type { MongoContext } from './mongo-context.js';
 import type { FactDoc, RelationDoc } from './mongo-docs.js';
-import { deleteMessages } from './mongo-message-ops.js';
+import { deleteMessages } from './mongo-queue-state.js';
 
 /**
  * Counts (dry run) or removes every trace of a user in a guild. Writes go children first: vectors,
@@ -51,7 +51,13 @@ export async function purgeUser(
       () => c.relations.find(relationFilter, o).toArray() as Promise<RelationDoc[]>,
       () => c.aliases.countDocuments({ ...g, userId: { $eq: userId } }, o),
       () => ctx.readMany(c.digests, [digestKey(guildId, userId)]),
-      () => c.messages.find({ ...g, authorId: { $eq: userId } }, { projection: { _id: 1 }, ...o }).toArray(),
+      () =>
+        c.messages
+          .find(
+            { ...g, authorId: { $eq: userId } },
+            { projection: { _id: 1, guildId: 1, subjectKey: 1, messageId: 1 }, ...o },
+          )
+          .toArray(),
       () =>
         c.facts
           .find(
@@ -99,7 +105,7 @@ export async function purgeUser(
     relations.map((r) => r._id),
     relationChange,
   );
-  await deleteMessages(ctx, messageKeys);
+  await deleteMessages(ctx, messages);
   await c.aliases.deleteMany({ ...g, userId: { $eq: userId } }, o);
   await ctx.deleteIds(c.digests, [digestKey(guildId, userId)]);
   await ctx.guard.mutateMany(

@@ -1,17 +1,20 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
 import type {
   AliasDoc,
+  BucketDoc,
   CounterDoc,
   DigestDoc,
   EntityDoc,
   FactDoc,
   HistoryDoc,
+  IntakeDoc,
   KeyValueDoc,
   LeaseDoc,
   LinkDoc,
   MessageDoc,
   ModeDoc,
   OptOutDoc,
+  OutcomeDoc,
   RelationDoc,
   ReplyClaimDoc,
   StoreMetaDoc,
@@ -34,6 +37,9 @@ export interface Collections {
   readonly meta: Collection<KeyValueDoc>;
   readonly budgets: Collection<CounterDoc>;
   readonly messages: Collection<MessageDoc>;
+  readonly buckets: Collection<BucketDoc>;
+  readonly outcomes: Collection<OutcomeDoc>;
+  readonly intake: Collection<IntakeDoc>;
   readonly leases: Collection<LeaseDoc>;
   readonly replyClaims: Collection<ReplyClaimDoc>;
   readonly modes: Collection<ModeDoc>;
@@ -56,6 +62,9 @@ const NAMES: Readonly<Record<keyof Collections, string>> = {
   meta: 'meta',
   budgets: 'token_budgets',
   messages: 'messages',
+  buckets: 'queue_buckets',
+  outcomes: 'queue_outcomes',
+  intake: 'queue_intake',
   leases: 'batch_leases',
   replyClaims: 'reply_claims',
   modes: 'active_modes',
@@ -106,13 +115,13 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
   optOuts: [{ name: 'guild_user', key: { guildId: 1, userId: 1 } }],
   digests: [{ name: 'guild', key: { guildId: 1 } }],
   messages: [
-    { name: 'queue_due', key: { status: 1, guildId: 1, subjectKey: 1, createdAt: 1 } },
-    { name: 'queue_lease', key: { status: 1, leaseUntil: 1 } },
     { name: 'channel_time', key: { guildId: 1, channelId: 1, createdAt: 1, messageId: 1 } },
     { name: 'author_time', key: { guildId: 1, authorId: 1, createdAt: 1 } },
     { name: 'guild_time', key: { guildId: 1, createdAt: 1, messageId: 1 } },
     { name: 'guild_terms', key: { guildId: 1, terms: 1 } },
   ],
+  buckets: [{ name: 'guild', key: { guildId: 1 } }],
+  outcomes: [{ name: 'guild_time', key: { guildId: 1, createdAt: 1 } }],
   leases: [{ name: 'until', key: { until: 1 } }],
   modes: [{ name: 'last_active', key: { lastActiveAt: 1 } }],
   factVectors: [{ name: 'guild_scope', key: { guildId: 1, active: 1, subjectId: 1 } }],

@@ -1,5 +1,6 @@
 import type { FactScope, GuildStats, MemoryTier } from '@permafrost/core';
 import type { Collection, Document } from 'mongodb';
+import { findBuckets } from './mongo-buckets.js';
 import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
 
 type Counted = { _id: string | null; n: number };
@@ -20,7 +21,7 @@ export async function guildStats(ctx: MongoContext, guildId: string): Promise<Gu
   const g = { guildId: { $eq: guildId } };
   const facts = raw(ctx.c.facts);
   const o = ctx.opts();
-  const [totalFacts, tiers, scopes, users, entities, relations, aliases, statuses] = await ctx.all(
+  const [totalFacts, tiers, scopes, users, entities, relations, aliases, buckets, processed] = await ctx.all(
     () => facts.countDocuments(g, o),
     () => countBy(facts, { ...g, active: true }, 'tier', ctx),
     () => countBy(facts, { ...g, active: true }, 'scope', ctx),
@@ -28,7 +29,8 @@ export async function guildStats(ctx: MongoContext, guildId: string): Promise<Gu
     () => ctx.c.entities.countDocuments(g, o),
     () => ctx.c.relations.countDocuments({ ...g, validUntil: null }, o),
     () => ctx.c.aliases.countDocuments(g, o),
-    () => countBy(raw(ctx.c.messages), g, 'status', ctx),
+    () => findBuckets(ctx, g),
+    () => ctx.c.outcomes.countDocuments(g, o),
   );
   const byTier: Record<MemoryTier, number> = { short: 0, mid: 0, long: 0, core: 0 };
   for (const r of tiers)
@@ -36,8 +38,9 @@ export async function guildStats(ctx: MongoContext, guildId: string): Promise<Gu
   const byScope: Record<FactScope, number> = { user: 0, server: 0 };
   for (const r of scopes)
     if (r._id !== null && Object.hasOwn(byScope, r._id)) byScope[r._id as FactScope] = r.n;
-  const q = { pending: 0, claimed: 0, processed: 0, dead: 0 };
-  for (const r of statuses) if (r._id !== null && Object.hasOwn(q, r._id)) q[r._id as keyof typeof q] = r.n;
+  const q = { pending: 0, claimed: 0, processed, dead: 0 };
+  for (const b of buckets)
+    for (const it of b.items) if (it.st === 'pending' || it.st === 'claimed' || it.st === 'dead') q[it.st]++;
   return {
     guildId,
     totalFacts,

@@ -5,7 +5,12 @@ function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date || b instanceof Date)
     return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   if (a instanceof Binary || b instanceof Binary)
-    return a instanceof Binary && b instanceof Binary && a.sub_type === b.sub_type && Buffer.from(a.buffer).equals(Buffer.from(b.buffer));
+    return (
+      a instanceof Binary &&
+      b instanceof Binary &&
+      a.sub_type === b.sub_type &&
+      Buffer.from(a.buffer).equals(Buffer.from(b.buffer))
+    );
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((x, i) => same(x, b[i]));
@@ -14,7 +19,9 @@ function same(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 /**
@@ -38,7 +45,8 @@ export function setKey(set: Record<string, unknown>): string {
       .sort()
       .map((k) => [k, set[k]]),
     (_key, value: unknown) => {
-      if (value instanceof Binary) return { $binary: Buffer.from(value.buffer).toString('base64'), t: value.sub_type };
+      if (value instanceof Binary)
+        return { $binary: Buffer.from(value.buffer).toString('base64'), t: value.sub_type };
       return value;
     },
   );

@@ -28,7 +28,10 @@ describe.runIf(mongoSelected)('mongo', () => {
     // A fresh database per test, dropped afterwards.
     create: async () => {
       if (!client) throw new Error('no MongoDB connection (see beforeAll)');
-      const store = createMongoStore({ client, dbName: `pf_conf_${process.pid}_${Date.now().toString(36)}_${++n}` });
+      const store = createMongoStore({
+        client,
+        dbName: `pf_conf_${process.pid}_${Date.now().toString(36)}_${++n}`,
+      });
       await store.setup();
       return store;
     },
