@@ -3,7 +3,9 @@
  * `memory,sqlite,mongo`). When `mongo` is selected the Mongo test files must reach `MONGO_URL` or
  * fail; when it is not selected they register their suites as skipped, explicitly.
  */
-export const selectedStores: readonly string[] = (process.env['STORES'] ?? 'memory,sqlite')
+const { STORES, MONGO_URL } = process.env;
+
+export const selectedStores: readonly string[] = (STORES ?? 'memory,sqlite')
   .split(',')
   .map((s) => s.trim())
   .filter((s) => s.length > 0);
@@ -11,7 +13,7 @@ export const selectedStores: readonly string[] = (process.env['STORES'] ?? 'memo
 export const mongoSelected = selectedStores.includes('mongo');
 
 export function requireMongoUrl(): string {
-  const url = process.env['MONGO_URL'];
+  const url = MONGO_URL;
   if (!url) {
     throw new Error(
       'STORES includes mongo but MONGO_URL is not set: start a server (eval "$(scripts/ferretdb.sh start)") or remove mongo from STORES',

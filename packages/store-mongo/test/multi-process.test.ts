@@ -110,7 +110,11 @@ describe.runIf(mongoSelected)('mongo queue across processes', () => {
       run('worker.mjs', { ...env, PF_OWNER: 'w2' }),
     ]);
     for (const r of [observer, w1, w2]) expect(r.code, r.stderr).toBe(0);
-    expect(observer.out['outcomes']).toEqual({ accepted: 2000, duplicate: 0, over_capacity: 0 });
+    expect((observer.out as { outcomes?: unknown }).outcomes).toEqual({
+      accepted: 2000,
+      duplicate: 0,
+      over_capacity: 0,
+    });
     const workers = [w1.out, w2.out] as unknown as WorkerOut[];
     for (const w of workers) {
       expect(w.timedOut).toBe(false);
