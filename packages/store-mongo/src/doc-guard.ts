@@ -55,12 +55,14 @@ export class DocGuard {
   readonly #host: GuardHost;
   readonly #tokens: Collection<TokenDoc>;
   readonly #ttlMs: number;
-  readonly #locks = new KeyedLocks();
+  /** In-process locks per document (shared by every guard of one store). */
+  readonly locks: KeyedLocks;
 
-  constructor(host: GuardHost, tokens: Collection<TokenDoc>, ttlMs: number) {
+  constructor(host: GuardHost, tokens: Collection<TokenDoc>, ttlMs: number, locks?: KeyedLocks) {
     this.#host = host;
     this.#tokens = tokens;
     this.#ttlMs = ttlMs;
+    this.locks = locks ?? new KeyedLocks();
   }
 
   async mutate<D extends GuardedDoc>(
@@ -87,7 +89,7 @@ export class DocGuard {
       for (const id of unique) out.set(id, await this.#inTransaction(coll, id, change, options));
       return out;
     }
-    const release = await this.#locks.acquire(unique.map((id) => `${coll.collectionName}\u0000${id}`));
+    const release = await this.locks.acquire(unique.map((id) => `${coll.collectionName}\u0000${id}`));
     try {
       let todo = unique;
       const deadline = Date.now() + this.#ttlMs + BUSY_MARGIN_MS;

@@ -38,15 +38,45 @@ export class MongoContext {
   readonly c: Collections;
   readonly guard: DocGuard;
   readonly logger: Logger | undefined;
-  profile: ServerProfile = UNPROBED;
-  readonly #gate = new ScopeGate<TxScope>();
+  readonly #gate: ScopeGate<TxScope>;
+  readonly #parent: MongoContext | null;
+  readonly #options: { logger?: Logger; guardTtlMs: number };
+  #profile: ServerProfile = UNPROBED;
+  #detached: MongoContext | null = null;
 
-  constructor(client: MongoClient, db: Db, options: { logger?: Logger; guardTtlMs: number }) {
+  constructor(
+    client: MongoClient,
+    db: Db,
+    options: { logger?: Logger; guardTtlMs: number },
+    parent: MongoContext | null = null,
+  ) {
     this.client = client;
     this.db = db;
-    this.c = collections(db);
+    this.c = parent ? parent.c : collections(db);
     this.logger = options.logger;
-    this.guard = new DocGuard(this, this.c.tokens, options.guardTtlMs);
+    this.#options = options;
+    this.#parent = parent;
+    this.#gate = parent ? parent.#gate : new ScopeGate<TxScope>();
+    this.guard = new DocGuard(this, this.c.tokens, options.guardTtlMs, parent?.guard.locks);
+  }
+
+  get profile(): ServerProfile {
+    return this.#parent ? this.#parent.profile : this.#profile;
+  }
+
+  set profile(profile: ServerProfile) {
+    if (this.#parent) this.#parent.profile = profile;
+    else this.#profile = profile;
+  }
+
+  /**
+   * The same store outside any session transaction (it still waits for a foreign scope to
+   * close). Queue work is coordination between processes: claims, completions and leases take
+   * effect on their own, and they rely on duplicate-key errors, which abort a transaction.
+   */
+  detached(): MongoContext {
+    this.#detached ??= this.#parent ? this : new MongoContext(this.client, this.db, this.#options, this);
+    return this.#detached;
   }
 
   /** Waits while another caller's transaction scope is open (in this process). */
@@ -57,6 +87,7 @@ export class MongoContext {
 
   /** The session of the caller's atomic transaction, if any. */
   session(): ClientSession | undefined {
+    if (this.#parent) return undefined;
     return this.#gate.current()?.session ?? undefined;
   }
 

@@ -24,7 +24,7 @@ export class MongoConversationStore implements ConversationStore {
 
   constructor(ctx: MongoContext) {
     this.#ctx = ctx;
-    this.#presence = new MongoPresence(ctx);
+    this.#presence = new MongoPresence(ctx.detached());
   }
 
   async channelHistory(

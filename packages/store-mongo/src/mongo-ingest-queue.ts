@@ -48,8 +48,9 @@ export class MongoIngestQueue implements IngestQueue {
   readonly #claimed = new Map<string, string>();
 
   constructor(ctx: MongoContext) {
-    this.#ctx = ctx;
-    this.#leases = new MongoLeases(ctx);
+    // Queue work never joins a transaction scope (see MongoContext.detached).
+    this.#ctx = ctx.detached();
+    this.#leases = new MongoLeases(this.#ctx);
   }
 
   async enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
