@@ -27,26 +27,56 @@ export class MongoConversationStore implements ConversationStore {
     this.#presence = new MongoPresence(ctx.detached());
   }
 
+  /**
+   * The latest `limit` messages of a channel (before `beforeMessageId` when it is in the
+   * channel), or with `afterMessageId` the first `limit` after it (none when it is unknown).
+   */
   async channelHistory(
     guildId: string,
     channelId: string,
-    options: { readonly limit: number; readonly beforeMessageId?: string },
+    options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
   ): Promise<StoredMessage[]> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
-    const filter: Document = {
-      guildId: { $eq: g },
-      channelId: { $eq: requireString(channelId, 'channelId') },
-    };
-    if (options.beforeMessageId === undefined) return this.#latest(filter, options.limit);
-    const key = messageKey(g, requireString(options.beforeMessageId, 'beforeMessageId'));
-    const before = (await this.#ctx.readMany(this.#ctx.c.messages, [key])).get(key);
-    if (!before || before.channelId !== channelId) return this.#latest(filter, options.limit);
-    const earlier = [
-      { createdAt: { $lt: before.createdAt } },
-      { createdAt: before.createdAt, messageId: { $lt: before.messageId } },
-    ];
-    return this.#latest({ ...filter, $or: earlier }, options.limit);
+    const channel = requireString(channelId, 'channelId');
+    const filter: Document = { guildId: { $eq: g }, channelId: { $eq: channel } };
+    const marks = [options.beforeMessageId, options.afterMessageId].map((id, i) =>
+      id === undefined
+        ? null
+        : messageKey(g, requireString(id, i === 0 ? 'beforeMessageId' : 'afterMessageId')),
+    );
+    const found = await this.#ctx.readMany(
+      this.#ctx.c.messages,
+      marks.filter((k): k is string => k !== null),
+    );
+    const [before, after] = marks.map((k) => {
+      const m = k === null ? undefined : found.get(k);
+      return m && m.channelId === channel ? m : undefined;
+    });
+    const bounds: Document[] = [];
+    if (before)
+      bounds.push({
+        $or: [
+          { createdAt: { $lt: before.createdAt } },
+          { createdAt: before.createdAt, messageId: { $lt: before.messageId } },
+        ],
+      });
+    if (options.afterMessageId === undefined)
+      return this.#latest(bounds.length > 0 ? { ...filter, $and: bounds } : filter, options.limit);
+    if (!after || options.limit <= 0) return [];
+    bounds.push({
+      $or: [
+        { createdAt: { $gt: after.createdAt } },
+        { createdAt: after.createdAt, messageId: { $gt: after.messageId } },
+      ],
+    });
+    const docs = await this.#ctx.c.messages
+      .find(
+        { ...filter, $and: bounds },
+        { sort: CHRONOLOGICAL, limit: Math.floor(options.limit), ...this.#ctx.opts() },
+      )
+      .toArray();
+    return withQueueState(this.#ctx, docs as MessageDoc[]);
   }
 
   async authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {

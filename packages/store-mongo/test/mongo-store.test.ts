@@ -186,6 +186,25 @@ describe.runIf(mongoSelected)('mongo store specifics', () => {
     expect(events.some((e) => e.event === 'store.mongo.stale_version_token')).toBe(true);
   });
 
+  it('reads the messages right after a message (channelHistory afterMessageId)', async () => {
+    const s = await open(dbName());
+    const msgs = Array.from({ length: 6 }, () => makeMessage({ channelId: 'c8' }));
+    await s.queue.enqueueMany([...msgs, makeMessage({ channelId: 'other' })], 100);
+    const ids = (list: readonly { messageId: string }[]) => list.map((m) => m.messageId);
+    const history = s.conversation.channelHistory.bind(s.conversation) as (
+      g: string,
+      c: string,
+      o: { limit: number; beforeMessageId?: string; afterMessageId?: string },
+    ) => Promise<{ messageId: string }[]>;
+    const id = (i: number) => (msgs[i] as { messageId: string }).messageId;
+    expect(ids(await history(G1, 'c8', { limit: 2, afterMessageId: id(1) }))).toEqual(ids(msgs.slice(2, 4)));
+    expect(
+      ids(await history(G1, 'c8', { limit: 10, afterMessageId: id(1), beforeMessageId: id(4) })),
+    ).toEqual(ids(msgs.slice(2, 4)));
+    expect(await history(G1, 'c8', { limit: 3, afterMessageId: id(5) })).toEqual([]);
+    expect(await history(G1, 'c8', { limit: 3, afterMessageId: 'missing' })).toEqual([]);
+  });
+
   it('never processes a row twice when its owner died between completing it and updating the queue', async () => {
     const db = dbName();
     const s = await open(db);
