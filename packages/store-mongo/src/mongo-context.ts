@@ -1,5 +1,13 @@
 import { type Logger, ScopeGate } from '@permafrost/core';
-import type { ClientSession, Collection, Db, Document, Filter, MongoClient } from 'mongodb';
+import type {
+  AnyBulkWriteOperation,
+  ClientSession,
+  Collection,
+  Db,
+  Document,
+  Filter,
+  MongoClient,
+} from 'mongodb';
 import { DocGuard } from './doc-guard.js';
 import { type Collections, collections } from './mongo-schema.js';
 
@@ -147,6 +155,37 @@ export class MongoContext {
       if (doc) out.set(id, doc as unknown as D);
     });
     return out;
+  }
+
+  /**
+   * Replaces (or inserts) the document at `_id`. Two processes upserting a new `_id` at once can
+   * get a duplicate-key error (the other insert won); the retry then replaces it.
+   */
+  async upsert<D extends { _id: string }>(coll: Collection<D>, id: string, doc: Document): Promise<void> {
+    const rawColl = raw(coll);
+    try {
+      await rawColl.replaceOne({ _id: id }, doc, { upsert: true, ...this.opts() });
+    } catch (error) {
+      if (this.session() || (error as { code?: unknown }).code !== 11000) throw error;
+      await rawColl.replaceOne({ _id: id }, doc, { upsert: true });
+    }
+  }
+
+  /** An idempotent bulk of upserts, re-run once when racing inserts made some fail with E11000. */
+  async bulkUpsert<D extends { _id: string }>(
+    coll: Collection<D>,
+    ops: AnyBulkWriteOperation<RawDoc>[],
+  ): Promise<void> {
+    if (ops.length === 0) return;
+    const rawColl = raw(coll);
+    try {
+      await rawColl.bulkWrite(ops, { ordered: false, ...this.opts() });
+    } catch (error) {
+      const errors = (error as { writeErrors?: unknown }).writeErrors;
+      const list = (Array.isArray(errors) ? errors : [errors]) as { code?: unknown }[];
+      if (this.session() || errors === undefined || !list.every((e) => e?.code === 11000)) throw error;
+      await rawColl.bulkWrite(ops, { ordered: false });
+    }
   }
 
   /** Deletes documents by `_id` (point deletes on FerretDB for small sets); returns the count. */

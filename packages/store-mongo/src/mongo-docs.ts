@@ -261,7 +261,7 @@ export interface VectorDoc extends GuardedDoc {
 /** Store-internal facts (schema version, vector dimensions); separate from user meta. */
 export interface StoreMetaDoc {
   _id: string;
-  value: number;
+  value: number | string;
 }
 
 /** A version token: whoever inserts it may change the document version it names. */

@@ -27,7 +27,7 @@ export class MongoGovernanceStore implements GovernanceStore {
     const key = optOutKey(g, u);
     if (optedOut) {
       const doc = { guildId: g, userId: u, at: validDate(at, 'at') };
-      await this.#ctx.c.optOuts.replaceOne({ _id: key }, doc, { upsert: true, ...this.#ctx.opts() });
+      await this.#ctx.upsert(this.#ctx.c.optOuts, key, doc);
     } else {
       await this.#ctx.c.optOuts.deleteOne({ _id: key }, this.#ctx.opts());
     }
@@ -63,7 +63,7 @@ export class MongoGovernanceStore implements GovernanceStore {
   async putDigest(digest: Digest): Promise<void> {
     await this.#ctx.enter();
     const { _id, ...doc } = toDigestDoc(digest);
-    await this.#ctx.c.digests.replaceOne({ _id }, doc, { upsert: true, ...this.#ctx.opts() });
+    await this.#ctx.upsert(this.#ctx.c.digests, _id, doc);
   }
 
   async getCursor(guildId: string, key: string): Promise<string | null> {
@@ -77,7 +77,7 @@ export class MongoGovernanceStore implements GovernanceStore {
     const g = requireId(guildId, 'guildId');
     const k = requireId(key, 'cursor key');
     const doc = { guildId: g, key: k, value: requireString(value, 'cursor value') };
-    await this.#ctx.c.cursors.replaceOne({ _id: docKey(g, k) }, doc, { upsert: true, ...this.#ctx.opts() });
+    await this.#ctx.upsert(this.#ctx.c.cursors, docKey(g, k), doc);
   }
 
   /** Each period counter is a guarded document: concurrent charges from several processes all count. */
@@ -124,7 +124,7 @@ export class MongoGovernanceStore implements GovernanceStore {
     await this.#ctx.enter();
     const k = requireId(key, 'meta key');
     const doc = { guildId: null, key: k, value: requireString(value, 'meta value') };
-    await this.#ctx.c.meta.replaceOne({ _id: docKey(null, k) }, doc, { upsert: true, ...this.#ctx.opts() });
+    await this.#ctx.upsert(this.#ctx.c.meta, docKey(null, k), doc);
   }
 
   async purgeUser(input: {

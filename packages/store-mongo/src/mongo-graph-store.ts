@@ -10,7 +10,7 @@ import type {
   RelationUpsert,
 } from '@permafrost/core';
 import type { AnyBulkWriteOperation } from 'mongodb';
-import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
+import type { MongoContext, RawDoc } from './mongo-context.js';
 import type { EntityDoc, FactDoc, LinkDoc } from './mongo-docs.js';
 import { factKey } from './mongo-fact-mapping.js';
 import { factPasses } from './mongo-filters.js';
@@ -35,7 +35,7 @@ export class MongoGraphStore implements GraphStore {
     const ops: AnyBulkWriteOperation<RawDoc>[] = [...docs.values()].map(({ _id, ...rest }) => ({
       updateOne: { filter: { _id }, update: { $setOnInsert: rest }, upsert: true },
     }));
-    await raw(this.#ctx.c.links).bulkWrite(ops, { ordered: false, ...this.#ctx.opts() });
+    await this.#ctx.bulkUpsert(this.#ctx.c.links, ops);
   }
 
   /**

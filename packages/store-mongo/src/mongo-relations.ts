@@ -174,7 +174,7 @@ export class MongoRelations {
               ep: newEpoch(),
             };
             ended._id = endedRelationKey(ended);
-            await relations.replaceOne({ _id: ended._id }, ended, { upsert: true, ...this.#ctx.opts() });
+            await this.#ctx.upsert(relations, ended._id, ended);
           },
         },
       );

@@ -64,7 +64,7 @@ async function replaceAll(
   const ops: AnyBulkWriteOperation<RawDoc>[] = docs.map(({ _id, ...rest }) => ({
     replaceOne: { filter: { _id }, replacement: rest, upsert: true },
   }));
-  await coll.bulkWrite(ops, { ordered: false, ...ctx.opts() });
+  await ctx.bulkUpsert(coll, ops);
 }
 
 /**
@@ -84,7 +84,7 @@ export async function importGuild(ctx: MongoContext, snapshot: GuildSnapshot): P
       upsert: true,
     },
   }));
-  if (optOutOps.length > 0) await raw(c.optOuts).bulkWrite(optOutOps, { ordered: false, ...ctx.opts() });
+  await ctx.bulkUpsert(c.optOuts, optOutOps);
   await replaceAll(
     ctx,
     raw(c.aliases),

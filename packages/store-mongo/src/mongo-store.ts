@@ -10,6 +10,7 @@ import { MongoGraphStore } from './mongo-graph-store.js';
 import { MongoIngestQueue } from './mongo-ingest-queue.js';
 import { checkDbName, dbNameFromUrl, type MongoStoreOptions } from './mongo-options.js';
 import { probeServer } from './mongo-probe.js';
+import { reindexTermsIfNeeded } from './mongo-reindex.js';
 import { createIndexes, SCHEMA_VERSION } from './mongo-schema.js';
 import { MongoVectorIndex } from './mongo-vector-index.js';
 
@@ -94,13 +95,14 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
       await createIndexes(ctx.c);
       await insertTolerant(ctx.c.storeMeta as never, [{ _id: 'schema.version', value: SCHEMA_VERSION }]);
       const schema = await ctx.c.storeMeta.findOne({ _id: 'schema.version' });
-      if (schema && schema.value > SCHEMA_VERSION)
+      if (schema && Number(schema.value) > SCHEMA_VERSION)
         throw new MemoryError(
           ErrorCode.SCHEMA_VERSION_UNSUPPORTED,
           'the database was written by a newer Permafrost',
         );
       await probe();
       await ctx.guard.sweep(10 * (options.versionTokenTtlMs ?? DEFAULT_TOKEN_TTL_MS));
+      await reindexTermsIfNeeded(ctx);
     },
     async ping() {
       await ctx.db.command({ ping: 1 });

@@ -52,7 +52,7 @@ export class MongoVectorIndex implements VectorIndex {
 
   async #dims(): Promise<number | null> {
     const doc = await this.#ctx.c.storeMeta.findOne({ _id: DIMS_KEY }, this.#ctx.opts());
-    return doc ? doc.value : null;
+    return typeof doc?.value === 'number' ? doc.value : null;
   }
 
   async reset(): Promise<void> {

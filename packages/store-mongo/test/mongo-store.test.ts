@@ -81,6 +81,28 @@ describe.runIf(mongoSelected)('mongo store specifics', () => {
     expect((await b.facts.get(G1, [f.id]))[0]).toEqual(f);
   });
 
+  it("re-analyses stored keyword terms at setup when core's text analysis changed", async () => {
+    const db = dbName();
+    const a = await open(db);
+    const f = makeFact({ text: 'alice collects vintage typewriters' });
+    await a.facts.insert([f]);
+    // As if written by an older analyzer: other terms and another fingerprint.
+    await client
+      ?.db(db)
+      .collection<{ _id: string }>('facts')
+      .updateOne({ _id: key(G1, f.id) }, { $set: { terms: ['stale'] } });
+    await client
+      ?.db(db)
+      .collection<{ _id: string }>('store_meta')
+      .updateOne({ _id: 'terms.analyzer' }, { $set: { value: 'old' } });
+    expect(await a.facts.searchText({ guildId: G1 }, ['typewrit'], 5)).toEqual([]);
+    const b = await open(db);
+    expect((await b.facts.searchText({ guildId: G1 }, ['typewrit'], 5)).map((h) => h.fact.id)).toEqual([
+      f.id,
+    ]);
+    expect(await b.facts.searchText({ guildId: G1 }, ['stale'], 5)).toEqual([]);
+  });
+
   it('keeps hostile ids, names and metadata keys as plain data', async () => {
     const s = await open(dbName());
     const guild = '$where';
