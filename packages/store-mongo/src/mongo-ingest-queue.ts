@@ -10,14 +10,14 @@ import type {
   QueueCounts,
   StoredMessage,
 } from '@permafrost/core';
-import { DELETE, insertTolerant, type Outcome } from './doc-guard.js';
-import { type Bucket, bucketsById, changeBucket, findBuckets } from './mongo-buckets.js';
-import { type MongoContext, raw } from './mongo-context.js';
-import type { MessageDoc, OutcomeDoc, QueueItem } from './mongo-docs.js';
+import { bucketsById, findBuckets } from './mongo-buckets.js';
+import type { MongoContext } from './mongo-context.js';
+import type { MessageDoc } from './mongo-docs.js';
 import { enqueueRows, recoverIntake } from './mongo-enqueue.js';
 import { finite, requireId, requireString, validDate } from './mongo-keys.js';
 import { MongoLeases } from './mongo-leases.js';
 import { messageKey, messageTerms, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
+import { changeItems, completeItems, failItems, sweepItems } from './mongo-queue-items.js';
 import {
   bucketKey,
   byAge,
@@ -30,8 +30,6 @@ import {
 
 /** Items queued this long ago without their row ever being inserted are dropped. */
 const ORPHAN_MS = 10 * 60_000;
-
-type ItemChange = (item: QueueItem) => QueueItem | null | 'drop';
 
 /**
  * The message rows seen as a work queue (see mongo-queue-state.ts for where state lives).
@@ -143,7 +141,7 @@ export class MongoIngestQueue implements IngestQueue {
       if (done.has(k) || (!rows.has(k) && wall - it.ins.getTime() > ORPHAN_MS)) drop.add(it.id);
       else if (rows.has(k)) take.add(it.id);
     }
-    const { after } = await this.#changeItems(bk, (it) => {
+    const { after } = await changeItems(this.#ctx, bk, (it) => {
       if (drop.has(it.id)) return 'drop';
       if (!take.has(it.id) || !isEligible(it, now)) return null;
       const { rel: _released, ...rest } = it;
@@ -171,7 +169,7 @@ export class MongoIngestQueue implements IngestQueue {
     await this.#ctx.enter();
     const until = await this.#leases.renew(key, owner, now, leaseMs);
     if (!until) return false;
-    await this.#changeItems(bucketKey(key.guildId, key.subjectKey), (it) =>
+    await changeItems(this.#ctx, bucketKey(key.guildId, key.subjectKey), (it) =>
       it.st === 'claimed' && it.own === owner ? { ...it, until } : null,
     );
     return true;
@@ -189,25 +187,7 @@ export class MongoIngestQueue implements IngestQueue {
     const at = validDate(now, 'now');
     let completed = 0;
     await this.#byBucket(g, messageIds, async (bk, ids) => {
-      const mine = (it: QueueItem) => ids.has(it.id) && it.st === 'claimed' && it.own === who;
-      await this.#changeItems(
-        bk,
-        (it) => (mine(it) ? 'drop' : null),
-        async (before) => {
-          // Holding the bucket version: these items are ours right now. Their outcome is the commit.
-          const outcomes: OutcomeDoc[] = before.items.filter(mine).map((it) => ({
-            _id: messageKey(g, it.id),
-            guildId: g,
-            messageId: it.id,
-            createdAt: it.at,
-            processedAt: at,
-            attempts: it.n,
-            next: it.next,
-          }));
-          const lost = await insertTolerant(raw(this.#ctx.c.outcomes), outcomes, this.#ctx.opts());
-          completed += outcomes.length - lost.size;
-        },
-      );
+      completed += await completeItems(this.#ctx, g, bk, ids, who, at);
     });
     return completed;
   }
@@ -215,28 +195,17 @@ export class MongoIngestQueue implements IngestQueue {
   async fail(guildId: string, messageIds: readonly string[], request: FailRequest): Promise<FailResult> {
     await this.#ctx.enter();
     const g = requireId(guildId, 'guildId');
-    const who = requireString(request.owner, 'owner');
-    const now = validDate(request.now, 'now').getTime();
+    const req = {
+      ...request,
+      owner: requireString(request.owner, 'owner'),
+      now: validDate(request.now, 'now'),
+    };
     const result = { retrying: 0, dead: 0, attempts: 0 };
     await this.#byBucket(g, messageIds, async (bk, ids) => {
-      const change: ItemChange = (it) => {
-        if (!ids.has(it.id) || it.st !== 'claimed' || it.own !== who) return null;
-        const tries = it.n + 1;
-        if (tries >= request.maxAttempts) return { ...it, st: 'dead', n: tries, own: null, until: null };
-        const next = new Date(now + request.baseBackoffMs * 2 ** (tries - 1));
-        return { ...it, st: 'pending', n: tries, next, own: null, until: null };
-      };
-      const { before, after } = await this.#changeItems(bk, change);
-      if (!before || !after) return;
-      const was = new Map(before.items.map((it) => [it.id, it]));
-      for (const it of after.items) {
-        const old = was.get(it.id);
-        if (!ids.has(it.id) || !old || old.st !== 'claimed' || old.own !== who || it.n !== old.n + 1)
-          continue;
-        if (it.st === 'dead') result.dead++;
-        else result.retrying++;
-        result.attempts = Math.max(result.attempts, it.n);
-      }
+      const r = await failItems(this.#ctx, bk, ids, req);
+      result.retrying += r.retrying;
+      result.dead += r.dead;
+      result.attempts = Math.max(result.attempts, r.attempts);
     });
     return result;
   }
@@ -244,23 +213,11 @@ export class MongoIngestQueue implements IngestQueue {
   async releaseExpired(now: Date): Promise<number> {
     await this.#ctx.enter();
     const t = validDate(now, 'now').getTime();
-    const expired = (it: QueueItem) => it.st === 'claimed' && it.until !== null && it.until.getTime() <= t;
-    let released = 0;
-    const buckets = await findBuckets(this.#ctx, {});
-    await this.#ctx.each(
-      buckets.filter((b) => b.items.some(expired)),
-      async (b) => {
-        const out = await changeBucket(this.#ctx, b._id, (cur) => {
-          if (!cur || !cur.items.some(expired)) return null;
-          return {
-            ...cur,
-            items: cur.items.map((it) =>
-              expired(it) ? { ...it, st: 'pending', own: null, until: null, rel: true } : it,
-            ),
-          };
-        });
-        if (out.changed && out.before) released += out.before.items.filter(expired).length;
-      },
+    const released = await sweepItems(
+      this.#ctx,
+      {},
+      (it) => it.st === 'claimed' && it.until !== null && it.until.getTime() <= t,
+      (it) => ({ ...it, st: 'pending', own: null, until: null, rel: true }),
     );
     await this.#leases.dropExpired(now);
     await recoverIntake(this.#ctx);
@@ -269,23 +226,12 @@ export class MongoIngestQueue implements IngestQueue {
 
   async requeueDead(guildId?: string): Promise<number> {
     await this.#ctx.enter();
-    const dead = (it: QueueItem) => it.st === 'dead';
-    const buckets = await findBuckets(this.#ctx, guildFilter(guildId));
-    let requeued = 0;
-    await this.#ctx.each(
-      buckets.filter((b) => b.items.some(dead)),
-      async (b) => {
-        const out = await changeBucket(this.#ctx, b._id, (cur) => {
-          if (!cur || !cur.items.some(dead)) return null;
-          return {
-            ...cur,
-            items: cur.items.map((it) => (dead(it) ? { ...it, st: 'pending', n: 0, next: null } : it)),
-          };
-        });
-        if (out.changed && out.before) requeued += out.before.items.filter(dead).length;
-      },
+    return sweepItems(
+      this.#ctx,
+      guildFilter(guildId),
+      (it) => it.st === 'dead',
+      (it) => ({ ...it, st: 'pending', n: 0, next: null }),
     );
-    return requeued;
   }
 
   async counts(guildId: string): Promise<QueueCounts> {
@@ -363,33 +309,5 @@ export class MongoIngestQueue implements IngestQueue {
       add(bucketKey(r.guildId, r.subjectKey), r.messageId);
     for (const [bk, ids] of groups) await fn(bk, ids);
     for (const id of messageIds) this.#claimed.delete(messageKey(guildId, id));
-  }
-
-  /** One guarded write of a bucket applying `change` to each item (before/after that write). */
-  #changeItems(
-    bk: string,
-    change: ItemChange,
-    beforeWrite?: (before: Bucket) => Promise<void>,
-  ): Promise<Outcome<Bucket>> {
-    return changeBucket(
-      this.#ctx,
-      bk,
-      (b) => {
-        if (!b) return null;
-        let touched = false;
-        const items: QueueItem[] = [];
-        for (const it of b.items) {
-          const next = change(it);
-          if (next === null) items.push(it);
-          else {
-            touched = true;
-            if (next !== 'drop') items.push(next);
-          }
-        }
-        if (!touched) return null;
-        return items.length === 0 ? DELETE : { ...b, items };
-      },
-      beforeWrite ? { beforeWrite } : {},
-    );
   }
 }
