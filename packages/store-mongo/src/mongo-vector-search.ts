@@ -4,14 +4,17 @@ import type { VectorDoc } from './mongo-docs.js';
 
 export const VECTOR_SEARCH_INDEX = 'permafrost_vectors';
 
-/** True when the server knows the `$vectorSearch` stage (Atlas / mongot); FerretDB answers 40234. */
+/**
+ * True when the server knows the `$vectorSearch` stage (Atlas / mongot); FerretDB answers 40234.
+ * It queries an index that never exists: no results, and no dimension check against the real one.
+ */
 export async function probeVectorSearch(coll: Collection<VectorDoc>): Promise<boolean> {
   try {
     await coll
       .aggregate([
         {
           $vectorSearch: {
-            index: VECTOR_SEARCH_INDEX,
+            index: 'permafrost_probe',
             path: 'v',
             queryVector: [0, 0],
             numCandidates: 1,
