@@ -107,13 +107,26 @@ export interface EntityDoc extends GuardedDoc {
   updatedAt: Date;
 }
 
-export interface AliasDoc extends GuardedDoc {
-  guildId: string;
-  alias: string;
+/** One member known by an alias. */
+export interface AliasEntry {
   userId: string;
   source: string;
   weight: number;
   updatedAt: Date;
+}
+
+/** Every member known by one normalized alias in a guild: exact lookups are one `_id` read. */
+export interface AliasDoc extends GuardedDoc {
+  guildId: string;
+  alias: string;
+  users: AliasEntry[];
+}
+
+/** Entity slugs having one alias: `findEntitiesByAlias` reads these by `_id`. */
+export interface EntityAliasDoc extends GuardedDoc {
+  guildId: string;
+  alias: string;
+  slugs: string[];
 }
 
 export interface OptOutDoc {

@@ -12,6 +12,7 @@ import type {
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { MongoContext, RawDoc } from './mongo-context.js';
 import type { EntityDoc, FactDoc, LinkDoc } from './mongo-docs.js';
+import { entitiesByAlias, indexEntityAliases } from './mongo-entity-aliases.js';
 import { factKey } from './mongo-fact-mapping.js';
 import { factPasses } from './mongo-filters.js';
 import { entityKey, fromEntityDoc, fromLinkDoc, toLinkDoc } from './mongo-graph-mapping.js';
@@ -154,6 +155,7 @@ export class MongoGraphStore implements GraphStore {
       createdAt: at,
       updatedAt: at,
     };
+    await indexEntityAliases(this.#ctx, guildId, slug, aliases);
     const outcome = await this.#ctx.guard.mutate(this.#ctx.c.entities, entityKey(guildId, slug), (current) =>
       current
         ? { ...current, aliases: [...new Set([...current.aliases, ...aliases])], updatedAt: at }
@@ -183,16 +185,7 @@ export class MongoGraphStore implements GraphStore {
     await this.#ctx.enter();
     const list = requireIds(aliases, 'alias');
     if (list.length === 0) return [];
-    const wanted = new Set(list);
-    const docs = await this.#ctx.c.entities
-      .find(
-        { guildId: { $eq: requireString(guildId, 'guildId') }, aliases: { $in: list } },
-        { sort: { createdAt: 1, slug: 1 }, ...this.#ctx.opts() },
-      )
-      .toArray();
-    return docs.flatMap((e) =>
-      e.aliases.filter((a) => wanted.has(a)).map((alias) => ({ alias, slug: e.slug })),
-    );
+    return entitiesByAlias(this.#ctx, requireString(guildId, 'guildId'), list);
   }
 
   async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {

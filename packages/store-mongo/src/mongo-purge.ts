@@ -1,6 +1,7 @@
 import type { PurgeReport } from '@permafrost/core';
 import { DELETE } from './doc-guard.js';
 import { digestKey, optOutKey } from './mongo-admin-mapping.js';
+import { guildAliases, removeMemberAliases } from './mongo-alias-store.js';
 import type { MongoContext } from './mongo-context.js';
 import type { FactDoc, RelationDoc } from './mongo-docs.js';
 import { deleteMessages } from './mongo-queue-state.js';
@@ -49,7 +50,7 @@ export async function purgeUser(
       () => ctx.readMany(c.factVectors, factKeys),
       () => c.links.countDocuments(linkFilter, o),
       () => c.relations.find(relationFilter, o).toArray() as Promise<RelationDoc[]>,
-      () => c.aliases.countDocuments({ ...g, userId: { $eq: userId } }, o),
+      async () => (await guildAliases(ctx, guildId, userId)).length,
       () => ctx.readMany(c.digests, [digestKey(guildId, userId)]),
       () =>
         c.messages
@@ -106,7 +107,7 @@ export async function purgeUser(
     relationChange,
   );
   await deleteMessages(ctx, messages);
-  await c.aliases.deleteMany({ ...g, userId: { $eq: userId } }, o);
+  await removeMemberAliases(ctx, guildId, userId);
   await ctx.deleteIds(c.digests, [digestKey(guildId, userId)]);
   await ctx.guard.mutateMany(
     c.facts,

@@ -4,6 +4,7 @@ import type {
   BucketDoc,
   CounterDoc,
   DigestDoc,
+  EntityAliasDoc,
   EntityDoc,
   FactDoc,
   HistoryDoc,
@@ -31,6 +32,7 @@ export interface Collections {
   readonly relations: Collection<RelationDoc>;
   readonly entities: Collection<EntityDoc>;
   readonly aliases: Collection<AliasDoc>;
+  readonly entityAliases: Collection<EntityAliasDoc>;
   readonly optOuts: Collection<OptOutDoc>;
   readonly digests: Collection<DigestDoc>;
   readonly cursors: Collection<KeyValueDoc>;
@@ -56,6 +58,7 @@ const NAMES: Readonly<Record<keyof Collections, string>> = {
   relations: 'relations',
   entities: 'entities',
   aliases: 'aliases',
+  entityAliases: 'entity_aliases',
   optOuts: 'opt_outs',
   digests: 'digests',
   cursors: 'cursors',
@@ -105,12 +108,11 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
     { name: 'guild_evidence', key: { guildId: 1, evidenceFactIds: 1 } },
   ],
   entities: [
-    { name: 'guild_aliases', key: { guildId: 1, aliases: 1 } },
     { name: 'guild_linked_user', key: { guildId: 1, linkedUserId: 1 } },
   ],
   aliases: [
-    { name: 'guild_alias_weight', key: { guildId: 1, alias: 1, weight: -1 } },
-    { name: 'guild_user', key: { guildId: 1, userId: 1 } },
+    { name: 'guild_alias', key: { guildId: 1, alias: 1 } },
+    { name: 'guild_user', key: { guildId: 1, 'users.userId': 1 } },
   ],
   optOuts: [{ name: 'guild_user', key: { guildId: 1, userId: 1 } }],
   digests: [{ name: 'guild', key: { guildId: 1 } }],

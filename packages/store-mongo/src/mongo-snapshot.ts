@@ -1,17 +1,10 @@
 import type { GuildSnapshot, ImportCounts } from '@permafrost/core';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
-import { fromAliasDoc, toAliasDoc } from './mongo-alias-store.js';
+import { guildAliases, writeAliases } from './mongo-alias-store.js';
 import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
-import type {
-  AliasDoc,
-  DigestDoc,
-  EntityDoc,
-  FactDoc,
-  HistoryDoc,
-  LinkDoc,
-  RelationDoc,
-} from './mongo-docs.js';
+import type { DigestDoc, EntityDoc, FactDoc, HistoryDoc, LinkDoc, RelationDoc } from './mongo-docs.js';
+import { indexEntityAliases } from './mongo-entity-aliases.js';
 import { fromFactDoc, fromHistoryDoc, toFactDoc, toHistoryDoc } from './mongo-fact-mapping.js';
 import {
   fromEntityDoc,
@@ -37,7 +30,7 @@ export async function exportGuild(ctx: MongoContext, guildId: string): Promise<G
       >,
     () => c.relations.find(g, { sort: { validFrom: 1, _id: 1 }, ...o }).toArray() as Promise<RelationDoc[]>,
     () => c.entities.find(g, { sort: { slug: 1 }, ...o }).toArray() as Promise<EntityDoc[]>,
-    () => c.aliases.find(g, { sort: { alias: 1, userId: 1 }, ...o }).toArray() as Promise<AliasDoc[]>,
+    () => guildAliases(ctx, guildId),
     () => c.digests.find(g, { sort: { subjectId: 1 }, ...o }).toArray() as Promise<DigestDoc[]>,
     () => c.optOuts.find(g, { sort: { userId: 1 }, ...o }).toArray(),
   );
@@ -49,7 +42,9 @@ export async function exportGuild(ctx: MongoContext, guildId: string): Promise<G
     links: links.map(fromLinkDoc),
     relations: relations.map(fromRelationDoc),
     entities: entities.map(fromEntityDoc),
-    aliases: aliases.map(fromAliasDoc),
+    aliases: aliases.sort((a, b) =>
+      a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : a.userId < b.userId ? -1 : 1,
+    ),
     digests: digests.map(fromDigestDoc),
     optOuts: optOuts.map((d) => d.userId),
   } as GuildSnapshot;
@@ -85,11 +80,12 @@ export async function importGuild(ctx: MongoContext, snapshot: GuildSnapshot): P
     },
   }));
   await ctx.bulkUpsert(c.optOuts, optOutOps);
-  await replaceAll(
+  await writeAliases(
     ctx,
-    raw(c.aliases),
-    snapshot.aliases.map((a) => stamp(toAliasDoc({ ...a, guildId: g }))),
+    snapshot.aliases.map((a) => ({ ...a, guildId: g })),
+    (_current, incoming) => incoming,
   );
+  for (const e of snapshot.entities) await indexEntityAliases(ctx, g, e.slug, e.aliases);
   await replaceAll(
     ctx,
     raw(c.entities),

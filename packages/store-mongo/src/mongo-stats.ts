@@ -1,5 +1,6 @@
 import type { FactScope, GuildStats, MemoryTier } from '@permafrost/core';
 import type { Collection, Document } from 'mongodb';
+import { guildAliases } from './mongo-alias-store.js';
 import { findBuckets } from './mongo-buckets.js';
 import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
 
@@ -28,7 +29,7 @@ export async function guildStats(ctx: MongoContext, guildId: string): Promise<Gu
     () => facts.distinct('subjectId', { ...g, active: true, subjectId: { $ne: null } }, o),
     () => ctx.c.entities.countDocuments(g, o),
     () => ctx.c.relations.countDocuments({ ...g, validUntil: null }, o),
-    () => ctx.c.aliases.countDocuments(g, o),
+    async () => (await guildAliases(ctx, guildId)).length,
     () => findBuckets(ctx, g),
     () => ctx.c.outcomes.countDocuments(g, o),
   );
