@@ -24,6 +24,7 @@ export interface GuardOptions<D> {
 
 interface GuardHost {
   readonly logger: Logger | undefined;
+  wrote(collection: string): void;
   session(): unknown;
   opts(): object;
   readMany<D extends { _id: string }>(coll: Collection<D>, ids: readonly string[]): Promise<Map<string, D>>;
@@ -85,6 +86,7 @@ export class DocGuard {
     const unique = [...new Set(ids)];
     const out = new Map<string, Outcome<D>>();
     if (unique.length === 0) return out;
+    this.#host.wrote(coll.collectionName);
     if (this.#host.session()) {
       for (const id of unique) out.set(id, await this.#inTransaction(coll, id, change, options));
       return out;

@@ -51,6 +51,8 @@ export class MongoContext {
   readonly #options: { logger?: Logger; guardTtlMs: number };
   #profile: ServerProfile = UNPROBED;
   #detached: MongoContext | null = null;
+  readonly #inFlight = new Map<string, Promise<unknown>>();
+  readonly #writes = new Map<string, number>();
 
   constructor(
     client: MongoClient,
@@ -162,6 +164,7 @@ export class MongoContext {
    * get a duplicate-key error (the other insert won); the retry then replaces it.
    */
   async upsert<D extends { _id: string }>(coll: Collection<D>, id: string, doc: Document): Promise<void> {
+    this.wrote(coll.collectionName);
     const rawColl = raw(coll);
     try {
       await rawColl.replaceOne({ _id: id }, doc, { upsert: true, ...this.opts() });
@@ -177,6 +180,7 @@ export class MongoContext {
     ops: AnyBulkWriteOperation<RawDoc>[],
   ): Promise<void> {
     if (ops.length === 0) return;
+    this.wrote(coll.collectionName);
     const rawColl = raw(coll);
     try {
       await rawColl.bulkWrite(ops, { ordered: false, ...this.opts() });
@@ -192,6 +196,7 @@ export class MongoContext {
   async deleteIds<D extends { _id: string }>(coll: Collection<D>, ids: readonly string[]): Promise<number> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return 0;
+    this.wrote(coll.collectionName);
     const rawColl = raw(coll);
     if (this.profile.ferret && !this.session() && unique.length <= 8) {
       const counts = await this.each(
@@ -201,6 +206,29 @@ export class MongoContext {
       return counts.reduce((a, b) => a + b, 0);
     }
     return (await rawColl.deleteMany({ _id: { $in: unique } }, this.opts())).deletedCount;
+  }
+
+  /**
+   * Single-flight for identical reads of a collection: a caller asking while the same read is in
+   * flight, and this process has not written to the collection since it started, shares its
+   * result. Outside transactions.
+   */
+  shared<T>(collection: string, key: string, read: () => Promise<T>): Promise<T> {
+    if (this.session()) return read();
+    const root = this.#parent ?? this;
+    // A read started before one of our own writes to the collection is not shared after it.
+    key = `${collection}|${root.#writes.get(collection) ?? 0}|${key}`;
+    const running = root.#inFlight.get(key) as Promise<T> | undefined;
+    if (running) return running;
+    const p = read().finally(() => root.#inFlight.delete(key));
+    root.#inFlight.set(key, p);
+    return p;
+  }
+
+  /** Records a write by this process to a collection (see `shared`). */
+  wrote(collection: string): void {
+    const root = this.#parent ?? this;
+    root.#writes.set(collection, (root.#writes.get(collection) ?? 0) + 1);
   }
 
   /** Independent reads: concurrently, or one after the other inside a session transaction. */

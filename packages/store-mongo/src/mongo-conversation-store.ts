@@ -137,7 +137,10 @@ export class MongoConversationStore implements ConversationStore {
         messages.find({ ...corpus, terms: { $in: list } }, this.#ctx.opts()).toArray() as Promise<
           MessageDoc[]
         >,
-      () => corpusStats(messages, corpus, this.#ctx.opts()),
+      () =>
+        this.#ctx.shared('messages', `stats|${corpus.guildId.$eq}`, () =>
+          corpusStats(messages, corpus, this.#ctx.opts()),
+        ),
     );
     const byId = new Map(matching.map((m) => [m.messageId, m]));
     const docs = matching.map((m) => ({ id: m.messageId, terms: m.terms }));

@@ -94,6 +94,7 @@ async function storeRows(ctx: MongoContext, rows: readonly Row[]): Promise<Set<n
   }));
   const busy = await insertTolerant(raw(ctx.c.intake), intake);
   const mine = rows.filter((_, i) => !busy.has(i));
+  ctx.wrote('messages');
   const taken = await insertTolerant(
     raw(ctx.c.messages),
     mine.map((r) => r.doc),

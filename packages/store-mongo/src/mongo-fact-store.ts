@@ -41,6 +41,7 @@ export class MongoFactStore implements FactStore {
     const docs = facts.map((f) => toFactDoc(f));
     const ids = docs.map((d) => d._id);
     if (new Set(ids).size !== ids.length) throw conflict();
+    this.#ctx.wrote('facts');
     if ((await this.#ctx.readMany(this.#ctx.c.facts, ids)).size > 0) throw conflict();
     const stamped = docs.map((d) => ({ ...d, ep: newEpoch() }));
     try {
@@ -164,7 +165,10 @@ export class MongoFactStore implements FactStore {
         facts
           .find({ guildId: { $eq: guildId }, terms: { $in: list } }, this.#ctx.opts())
           .toArray() as Promise<FactDoc[]>,
-      () => corpusStats(facts, { guildId: { $eq: guildId } }, this.#ctx.opts()),
+      () =>
+        this.#ctx.shared('facts', `stats|${guildId}`, () =>
+          corpusStats(facts, { guildId: { $eq: guildId } }, this.#ctx.opts()),
+        ),
     );
     const byId = new Map(matching.map((d) => [d.id, d]));
     const docs = matching.map((d) => ({ id: d.id, terms: d.terms }));

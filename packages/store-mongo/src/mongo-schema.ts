@@ -107,9 +107,7 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
     { name: 'guild_dst', key: { guildId: 1, dstType: 1, dstId: 1, validUntil: 1 } },
     { name: 'guild_evidence', key: { guildId: 1, evidenceFactIds: 1 } },
   ],
-  entities: [
-    { name: 'guild_linked_user', key: { guildId: 1, linkedUserId: 1 } },
-  ],
+  entities: [{ name: 'guild_linked_user', key: { guildId: 1, linkedUserId: 1 } }],
   aliases: [
     { name: 'guild_alias', key: { guildId: 1, alias: 1 } },
     { name: 'guild_user', key: { guildId: 1, 'users.userId': 1 } },

@@ -50,9 +50,11 @@ export class MongoVectorIndex implements VectorIndex {
     return this.#dims();
   }
 
-  async #dims(): Promise<number | null> {
-    const doc = await this.#ctx.c.storeMeta.findOne({ _id: DIMS_KEY }, this.#ctx.opts());
-    return typeof doc?.value === 'number' ? doc.value : null;
+  #dims(): Promise<number | null> {
+    return this.#ctx.shared('store_meta', DIMS_KEY, async () => {
+      const doc = await this.#ctx.c.storeMeta.findOne({ _id: DIMS_KEY }, this.#ctx.opts());
+      return typeof doc?.value === 'number' ? doc.value : null;
+    });
   }
 
   async reset(): Promise<void> {
@@ -60,6 +62,7 @@ export class MongoVectorIndex implements VectorIndex {
     await this.#ctx.c.factVectors.deleteMany({}, this.#ctx.opts());
     await this.#ctx.c.messageVectors.deleteMany({}, this.#ctx.opts());
     await this.#ctx.c.storeMeta.deleteOne({ _id: DIMS_KEY }, this.#ctx.opts());
+    this.#ctx.wrote('store_meta');
   }
 
   async upsert(items: readonly VectorItem[]): Promise<void> {
@@ -70,6 +73,7 @@ export class MongoVectorIndex implements VectorIndex {
     if (dims === null) {
       const [first] = lengths;
       if (lengths.size !== 1 || first === undefined) throw mismatch();
+      this.#ctx.wrote('store_meta');
       if (this.#ctx.session())
         await this.#ctx.c.storeMeta.insertOne({ _id: DIMS_KEY, value: first }, this.#ctx.opts());
       else await insertTolerant(raw(this.#ctx.c.storeMeta), [{ _id: DIMS_KEY, value: first }]);
