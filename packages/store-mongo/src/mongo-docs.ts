@@ -224,6 +224,8 @@ export interface OutcomeDoc {
   processedAt: Date | null;
   attempts: number;
   next: Date | null;
+  /** The completion that wrote it (owner + call nonce); absent for rows stored as processed. */
+  by?: string;
 }
 
 /** A row being stored: exists from before its insert until its queue state is registered. */

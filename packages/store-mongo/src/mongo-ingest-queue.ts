@@ -151,6 +151,7 @@ export class MongoIngestQueue implements IngestQueue {
       (it) =>
         take.has(it.id) && it.st === 'claimed' && it.own === owner && it.until?.getTime() === until.getTime(),
     );
+    if (this.#claimed.size > 100_000) this.#claimed.clear();
     for (const it of claimed) this.#claimed.set(messageKey(key.guildId, it.id), bk);
     return {
       messages: claimed

@@ -3,6 +3,7 @@ import { DELETE, insertTolerant, type Outcome } from './doc-guard.js';
 import { type Bucket, changeBucket, findBuckets } from './mongo-buckets.js';
 import { type MongoContext, raw } from './mongo-context.js';
 import type { OutcomeDoc, QueueItem } from './mongo-docs.js';
+import { randomToken } from './mongo-keys.js';
 import { messageKey } from './mongo-message-mapping.js';
 
 /** What to do with one item: its next state, `drop` to remove it, or null to leave it. */
@@ -71,7 +72,8 @@ export async function completeItems(
   owner: string,
   at: Date,
 ): Promise<number> {
-  let completed = 0;
+  const by = `${owner}#${randomToken()}`;
+  const done = new Set<string>();
   const mine = (it: QueueItem) => ids.has(it.id) && it.st === 'claimed' && it.own === owner;
   await changeItems(
     ctx,
@@ -86,12 +88,19 @@ export async function completeItems(
         processedAt: at,
         attempts: it.n,
         next: it.next,
+        by,
       }));
       const lost = await insertTolerant(raw(ctx.c.outcomes), outcomes, ctx.opts());
-      completed += outcomes.length - lost.size;
+      // A duplicate key is an earlier completion, ours only if this call wrote it (a retried round).
+      const earlier = await ctx.readMany(
+        ctx.c.outcomes,
+        outcomes.filter((_, i) => lost.has(i)).map((o) => o._id),
+      );
+      for (const [i, o] of outcomes.entries())
+        if (!lost.has(i) || earlier.get(o._id)?.by === by) done.add(o.messageId);
     },
   );
-  return completed;
+  return done.size;
 }
 
 /** Records a failed attempt on the items of one bucket still claimed by the request's owner. */
