@@ -3,7 +3,9 @@ import { DELETE } from './doc-guard.js';
 import { digestKey, optOutKey } from './mongo-admin-mapping.js';
 import { guildAliases, removeMemberAliases } from './mongo-alias-store.js';
 import type { MongoContext } from './mongo-context.js';
-import type { FactDoc, RelationDoc } from './mongo-docs.js';
+import type { EntityDoc, FactDoc, RelationDoc } from './mongo-docs.js';
+import { entityAliasKey } from './mongo-entity-aliases.js';
+import { entityKey } from './mongo-graph-mapping.js';
 import { deleteMessages } from './mongo-queue-state.js';
 
 /**
@@ -79,6 +81,12 @@ export async function purgeUser(
     return remaining.length !== r.evidenceFactIds.length ? { ...r, evidenceFactIds: remaining } : null;
   };
   const foreign = sourced.filter((f) => !ownedSet.has(f.id));
+  const orphans = await orphanedEntities(
+    ctx,
+    guildId,
+    ownedIds,
+    relations.filter((r) => relationChange(r) === DELETE),
+  );
   const report: PurgeReport = {
     guildId,
     userId,
@@ -93,6 +101,7 @@ export async function purgeUser(
     messages: messages.length,
     sourcesStripped: foreign.reduce((n, f) => n + f.sources.filter((s) => s.authorId === userId).length, 0),
     entitiesUnlinked: entities.length,
+    entities: orphans.length,
     budgetRows: 0,
     optOutKept: optOut.size > 0,
   };
@@ -119,6 +128,75 @@ export async function purgeUser(
     entities.map((e) => e._id),
     (e) => (e && e.linkedUserId === userId ? { ...e, linkedUserId: null } : null),
   );
+  for (const e of orphans) {
+    await ctx.guard.mutateMany(
+      c.entityAliases,
+      e.aliases.map((a) => entityAliasKey(guildId, a)),
+      (doc) => {
+        if (!doc?.slugs.includes(e.slug)) return null;
+        const slugs = doc.slugs.filter((x) => x !== e.slug);
+        return slugs.length === 0 ? DELETE : { ...doc, slugs };
+      },
+    );
+  }
+  await ctx.deleteIds(
+    c.entities,
+    orphans.map((e) => e._id),
+  );
   await ctx.deleteIds(c.facts, factKeys);
   return report;
+}
+
+/**
+ * Entities that only the purged facts' links or the removed relations pointed at: they would keep
+ * the member's words (names of things they talked about), so the purge removes them too.
+ */
+async function orphanedEntities(
+  ctx: MongoContext,
+  guildId: string,
+  ownedIds: readonly string[],
+  doomed: readonly RelationDoc[],
+): Promise<EntityDoc[]> {
+  const g = { guildId: { $eq: guildId } };
+  const o = ctx.opts();
+  const c = ctx.c;
+  const candidates = new Set<string>(
+    (
+      (await c.links
+        .find(
+          { ...g, nodeType: 'entity', factId: { $in: [...ownedIds] } },
+          { projection: { nodeId: 1 }, ...o },
+        )
+        .toArray()) as { nodeId: string }[]
+    ).map((l) => l.nodeId),
+  );
+  for (const r of doomed) {
+    if (r.srcType === 'entity') candidates.add(r.srcId);
+    if (r.dstType === 'entity') candidates.add(r.dstId);
+  }
+  const doomedIds = new Set(doomed.map((r) => String(r._id)));
+  const out: EntityDoc[] = [];
+  for (const slug of candidates) {
+    const linked = await c.links.countDocuments(
+      { ...g, nodeType: 'entity', nodeId: { $eq: slug }, factId: { $nin: [...ownedIds] } },
+      { limit: 1, ...o },
+    );
+    if (linked > 0) continue;
+    const related = (await c.relations
+      .find(
+        {
+          ...g,
+          $or: [
+            { srcType: 'entity', srcId: { $eq: slug } },
+            { dstType: 'entity', dstId: { $eq: slug } },
+          ],
+        },
+        { projection: { _id: 1 }, ...o },
+      )
+      .toArray()) as { _id: unknown }[];
+    if (related.some((r) => !doomedIds.has(String(r._id)))) continue;
+    const found = await ctx.readMany(c.entities, [entityKey(guildId, slug)]);
+    for (const e of found.values()) out.push(e);
+  }
+  return out;
 }
