@@ -17,6 +17,7 @@ import { writeSuiteResult } from './harness/write.js';
 export const SUITES: Record<string, () => Promise<Suite>> = {
   observe: async () => (await import('./suites/observe.js')).observeSuite,
   recall: async () => (await import('./suites/recall.js')).recallSuite,
+  context: async () => (await import('./suites/context.js')).contextSuite,
 };
 
 export const SUITE_NAMES = Object.keys(SUITES);
