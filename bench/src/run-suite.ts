@@ -18,6 +18,7 @@ export const SUITES: Record<string, () => Promise<Suite>> = {
   observe: async () => (await import('./suites/observe.js')).observeSuite,
   recall: async () => (await import('./suites/recall.js')).recallSuite,
   context: async () => (await import('./suites/context.js')).contextSuite,
+  extraction: async () => (await import('./suites/extraction.js')).extractionSuite,
 };
 
 export const SUITE_NAMES = Object.keys(SUITES);

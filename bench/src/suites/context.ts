@@ -10,8 +10,8 @@ import { createMemory } from '@permafrost/core';
 import { FixedClock } from '@permafrost/core/testing';
 import { runJsonChild } from '../harness/child.js';
 import { locomoPath } from '../harness/env.js';
-import { barChart } from '../harness/svg.js';
 import { round, type Suite, type SuiteOutput, target } from '../harness/suite.js';
+import { barChart } from '../harness/svg.js';
 import { loadLocomo } from '../locomo/dataset.js';
 import type { LatencySummary } from '../stats.js';
 
@@ -41,7 +41,12 @@ async function cacheReplay(dataPath: string, workDir: string, quick: boolean) {
   const ids = new Map(conv.speakers.map((s) => [s, snowflake(s)]));
   const clock = new FixedClock(conv.turns[0]?.at ?? new Date());
   const memory = createMemory(
-    { storage: `sqlite://${join(workDir, 'context-locomo.db')}`, llm: null, embeddings: 'hashing', workers: { enabled: false } },
+    {
+      storage: `sqlite://${join(workDir, 'context-locomo.db')}`,
+      llm: null,
+      embeddings: 'hashing',
+      workers: { enabled: false },
+    },
     { clock },
   );
   try {
@@ -59,7 +64,12 @@ async function cacheReplay(dataPath: string, workDir: string, quick: boolean) {
       });
     }
     for (const o of conv.observations)
-      await memory.facts.remember({ guildId, subjectId: ids.get(o.speaker) as string, text: o.text, confidence: 0.9 });
+      await memory.facts.remember({
+        guildId,
+        subjectId: ids.get(o.speaker) as string,
+        text: o.text,
+        confidence: 0.9,
+      });
     const questions = conv.questions.slice(0, quick ? 60 : conv.questions.length);
     const asker = ids.get(conv.speakers[0]) as string;
     const stats: Record<string, { calls: number; cached: number; longTerm: number }> = {};
@@ -68,8 +78,17 @@ async function cacheReplay(dataPath: string, workDir: string, quick: boolean) {
       // Two passes: every question, then every question again (a member repeating themselves).
       for (let pass = 0; pass < 2; pass++) {
         for (const q of questions) {
-          const mentioned = conv.speakers.filter((sp) => q.question.includes(sp)).map((sp) => ids.get(sp) as string);
-          const c = await memory.context({ guildId, channelId, askerId: asker, text: `${mode}: ${q.question}`, mode, mentionedIds: mentioned });
+          const mentioned = conv.speakers
+            .filter((sp) => q.question.includes(sp))
+            .map((sp) => ids.get(sp) as string);
+          const c = await memory.context({
+            guildId,
+            channelId,
+            askerId: asker,
+            text: `${mode}: ${q.question}`,
+            mode,
+            mentionedIds: mentioned,
+          });
           s.calls++;
           if (c.cached) s.cached++;
           if (c.longTerm) s.longTerm++;
@@ -78,7 +97,14 @@ async function cacheReplay(dataPath: string, workDir: string, quick: boolean) {
       stats[mode] = s;
     }
     const metrics = await memory.ops.metrics();
-    return { conversation: conv.sampleId, turns: conv.turns.length, facts: conv.observations.length, questions: questions.length, stats, counters: metrics.counters };
+    return {
+      conversation: conv.sampleId,
+      turns: conv.turns.length,
+      facts: conv.observations.length,
+      questions: questions.length,
+      stats,
+      counters: metrics.counters,
+    };
   } finally {
     await memory.close({ drain: false });
   }
@@ -90,7 +116,11 @@ export const contextSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   const reps = ctx.quick ? 2 : 3;
   const location = join(ctx.workDir, 'context-10k.db');
   await runJsonChild(WORKER, ['seed', `--location=${location}`, `--size=${size}`], 10 * 60_000);
-  const r = await runJsonChild<ContextResult>(WORKER, ['context', `--location=${location}`, `--queries=${queries}`, `--reps=${reps}`], 20 * 60_000);
+  const r = await runJsonChild<ContextResult>(
+    WORKER,
+    ['context', `--location=${location}`, `--queries=${queries}`, `--reps=${reps}`],
+    20 * 60_000,
+  );
   const data = locomoPath();
   const replay = data ? await cacheReplay(data, ctx.workDir, ctx.quick) : null;
   const hit = (m: 'normal' | 'deep') => {
@@ -108,8 +138,20 @@ export const contextSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   return {
     title: 'context() latency (instant / normal) and cache hit rate',
     ...(replay ? {} : { status: 'partial' as const }),
-    parameters: { facts: size, members: 200, embedder: 'hashing-v1-256', store: 'sqlite', queriesPerRepetition: queries, repetitions: reps, hotMessages: 8, longTermTimeoutMs: 150 },
-    samples: { instantMs: { unit: 'ms', values: r.instant.samples }, normalMs: { unit: 'ms', values: r.normal.samples } },
+    parameters: {
+      facts: size,
+      members: 200,
+      embedder: 'hashing-v1-256',
+      store: 'sqlite',
+      queriesPerRepetition: queries,
+      repetitions: reps,
+      hotMessages: 8,
+      longTermTimeoutMs: 150,
+    },
+    samples: {
+      instantMs: { unit: 'ms', values: r.instant.samples },
+      normalMs: { unit: 'ms', values: r.normal.samples },
+    },
     latencies: { instant: r.instant.summary, normal: r.normal.summary },
     ratios: {
       normalOverInstantP95: round(r.normal.p95 / Math.max(r.instant.p95, 1e-6)),
@@ -129,7 +171,14 @@ export const contextSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     },
     targets: [
       target('context-instant-p95', 'context() instant p95 at 10k facts', '<', 1, 'ms', r.instant.p95),
-      target('context-normal-p95', 'context() normal p95 at 10k facts (long-term triggered, cache miss)', '<', 10, 'ms', r.normal.p95),
+      target(
+        'context-normal-p95',
+        'context() normal p95 at 10k facts (long-term triggered, cache miss)',
+        '<',
+        10,
+        'ms',
+        r.normal.p95,
+      ),
     ],
     charts: [
       {
