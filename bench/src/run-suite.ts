@@ -19,6 +19,8 @@ export const SUITES: Record<string, () => Promise<Suite>> = {
   recall: async () => (await import('./suites/recall.js')).recallSuite,
   context: async () => (await import('./suites/context.js')).contextSuite,
   extraction: async () => (await import('./suites/extraction.js')).extractionSuite,
+  'locomo-recall': async () => (await import('./suites/locomo-recall.js')).locomoRecallSuite,
+  embeddings: async () => (await import('./suites/embeddings.js')).embeddingsSuite,
 };
 
 export const SUITE_NAMES = Object.keys(SUITES);
