@@ -1,7 +1,9 @@
 import { createLocalEmbedder, defaultModelPath, type LocalEmbedder } from '@permafrost/embeddings-local';
 
 /** The local model when its folder exists and loads; otherwise the reason it cannot run. */
-export async function tryLocalEmbedder(): Promise<{ embedder: LocalEmbedder; folder: string } | { reason: string }> {
+export async function tryLocalEmbedder(): Promise<
+  { embedder: LocalEmbedder; folder: string } | { reason: string }
+> {
   const root = defaultModelPath();
   const embedder = createLocalEmbedder({ modelPath: root });
   try {

@@ -5,8 +5,8 @@
 import { makeMembers, makeQuestions } from '../community.js';
 import { peakRssMiB, rssMiB } from '../harness/env.js';
 import { tryLocalEmbedder } from '../harness/local-model.js';
-import { barChart } from '../harness/svg.js';
 import { median, round, type Suite, type SuiteOutput } from '../harness/suite.js';
+import { barChart } from '../harness/svg.js';
 import { summarize } from '../stats.js';
 
 export const embeddingsSuite: Suite = async (ctx): Promise<SuiteOutput> => {
@@ -15,7 +15,13 @@ export const embeddingsSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   const rssBefore = rssMiB();
   const local = await tryLocalEmbedder();
   if (!('embedder' in local))
-    return { title: 'local embeddings throughput', status: 'not-run', notRunReason: local.reason, parameters: {}, targets: [] };
+    return {
+      title: 'local embeddings throughput',
+      status: 'not-run',
+      notRunReason: local.reason,
+      parameters: {},
+      targets: [],
+    };
   const { embedder, folder } = local;
   try {
     const rssLoaded = rssMiB();
@@ -23,7 +29,9 @@ export const embeddingsSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     const batches = ctx.quick ? 8 : 40;
     const reps = ctx.quick ? 2 : 3;
     const members = makeMembers(200);
-    const texts = makeQuestions(batch * batches * reps + batch * 2, members, 21).map((q, i) => `${q.text} ${i}`);
+    const texts = makeQuestions(batch * batches * reps + batch * 2, members, 21).map(
+      (q, i) => `${q.text} ${i}`,
+    );
     let at = 0;
     const next = (n: number) => texts.slice(at, (at += n));
     for (let i = 0; i < 2; i++) await embedder.embed(next(batch));
@@ -49,7 +57,15 @@ export const embeddingsSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     const textsPerSecond = median(perRep);
     return {
       title: 'local embeddings (all-MiniLM-L6-v2, q8 ONNX) throughput and memory',
-      parameters: { model: folder, dimensions: embedder.dimensions, batchSize: batch, batchesPerRepetition: batches, repetitions: reps, warmupBatches: 2, threads: 'onnxruntime default' },
+      parameters: {
+        model: folder,
+        dimensions: embedder.dimensions,
+        batchSize: batch,
+        batchesPerRepetition: batches,
+        repetitions: reps,
+        warmupBatches: 2,
+        threads: 'onnxruntime default',
+      },
       samples: { batch32Ms: { unit: 'ms', values: batchMs }, singleTextMs: { unit: 'ms', values: single } },
       latencies: { batch32: summarize(batchMs), singleText: summarize(single) },
       ratios: { batchSpeedupPerText: round(summarize(single).p50 / (summarize(batchMs).p50 / batch), 2) },

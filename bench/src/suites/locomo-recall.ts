@@ -6,8 +6,8 @@
 import { createLocalEmbedder } from '@permafrost/embeddings-local';
 import { locomoPath } from '../harness/env.js';
 import { tryLocalEmbedder } from '../harness/local-model.js';
-import { barChart } from '../harness/svg.js';
 import { round, type Suite, type SuiteOutput, target } from '../harness/suite.js';
+import { barChart } from '../harness/svg.js';
 import { OBSERVATION_ANCHORS, TURN_ANCHORS } from '../locomo/anchors.js';
 import type { LevelResult } from '../locomo/report.js';
 import { type LocomoRun, runLocomo } from '../locomo/run.js';
@@ -41,7 +41,13 @@ function table(run: LocomoRun) {
 export const locomoRecallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   const dataPath = locomoPath();
   if (!dataPath)
-    return { title: 'LoCoMo evidence recall', status: 'not-run', notRunReason: 'locomo10.json not found (set LOCOMO_PATH)', parameters: {}, targets: [] };
+    return {
+      title: 'LoCoMo evidence recall',
+      status: 'not-run',
+      notRunReason: 'locomo10.json not found (set LOCOMO_PATH)',
+      parameters: {},
+      targets: [],
+    };
   const conversations = ctx.quick ? 1 : 10;
   const hashing = await runLocomo({ dataPath, conversations });
   const local = await tryLocalEmbedder();
@@ -66,8 +72,24 @@ export const locomoRecallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     const h = frac(turnH, 'overall', k);
     const l = frac(turnL, 'overall', k);
     return [
-      target(`locomo-turn-r${k}-hashing`, `LoCoMo turn-level R@${k} (all categories), default stack vs DRAGON ${anchor}`, '>', anchor, '%', h, ctx.quick ? 'quick run: 1 conversation only' : undefined),
-      target(`locomo-turn-r${k}-local`, `LoCoMo turn-level R@${k}, local embeddings ≥ DRAGON + 5 (${round(anchor + 5, 1)})`, '>=', round(anchor + 5, 1), '%', l, localReason ?? (ctx.quick ? 'quick run: 1 conversation only' : undefined)),
+      target(
+        `locomo-turn-r${k}-hashing`,
+        `LoCoMo turn-level R@${k} (all categories), default stack vs DRAGON ${anchor}`,
+        '>',
+        anchor,
+        '%',
+        h,
+        ctx.quick ? 'quick run: 1 conversation only' : undefined,
+      ),
+      target(
+        `locomo-turn-r${k}-local`,
+        `LoCoMo turn-level R@${k}, local embeddings ≥ DRAGON + 5 (${round(anchor + 5, 1)})`,
+        '>=',
+        round(anchor + 5, 1),
+        '%',
+        l,
+        localReason ?? (ctx.quick ? 'quick run: 1 conversation only' : undefined),
+      ),
     ];
   });
   const series = [
@@ -86,7 +108,9 @@ export const locomoRecallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       conversations,
       ks: KS,
       embedders: ['hashing-v1-256', ...(localRun ? [String(localRun.meta['embedder'])] : [])],
-      localModel: localRun ? 'all-MiniLM-L6-v2 (q8 ONNX), retrieval.weights.semantic 0.45' : `not run: ${localReason}`,
+      localModel: localRun
+        ? 'all-MiniLM-L6-v2 (q8 ONNX), retrieval.weights.semantic 0.45'
+        : `not run: ${localReason}`,
       store: 'memory',
     },
     ratios: Object.fromEntries(
@@ -104,7 +128,11 @@ export const locomoRecallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       hashing: table(hashing),
       local: localRun ? table(localRun) : { notRun: localReason },
       anchors: { turnDragon: dragon, observationDragon: obsDragon },
-      observationOverallR10: { hashing: frac(obsH, 'overall', 10), local: frac(obsL, 'overall', 10), dragon: obsDragon['10']?.[5] ?? null },
+      observationOverallR10: {
+        hashing: frac(obsH, 'overall', 10),
+        local: frac(obsL, 'overall', 10),
+        dragon: obsDragon['10']?.[5] ?? null,
+      },
     },
     targets,
     charts: [
@@ -121,7 +149,7 @@ export const locomoRecallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       },
     ],
     notes: [
-      'Turn level: every turn is a message, questions go through conversation.search; observation level: the dataset\'s observations are facts with their dia_ids, questions go through recall (guild scope). Scored by bench/src/locomo/scoring.ts.',
+      "Turn level: every turn is a message, questions go through conversation.search; observation level: the dataset's observations are facts with their dia_ids, questions go through recall (guild scope). Scored by bench/src/locomo/scoring.ts.",
       ...(localReason ? [`Local model rows not run: ${localReason}`] : []),
       'bench/results/locomo.{json,md} (with ablations) are produced by `node bench/dist/locomo/run.js --ablations` and are not rewritten by this suite.',
     ],
