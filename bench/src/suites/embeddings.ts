@@ -33,7 +33,11 @@ export const embeddingsSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       (q, i) => `${q.text} ${i}`,
     );
     let at = 0;
-    const next = (n: number) => texts.slice(at, (at += n));
+    const next = (n: number) => {
+      const chunk = texts.slice(at, at + n);
+      at += n;
+      return chunk;
+    };
     for (let i = 0; i < 2; i++) await embedder.embed(next(batch));
     const perRep: number[] = [];
     const batchMs: number[] = [];
