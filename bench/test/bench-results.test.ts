@@ -16,7 +16,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('bench result files', () => {
   const files = existsSync(RESULTS)
-    ? readdirSync(RESULTS).filter((f) => f.endsWith('.json') && !['schema.json', 'storage.json', 'locomo.json'].includes(f))
+    ? readdirSync(RESULTS).filter(
+        (f) => f.endsWith('.json') && !['schema.json', 'storage.json', 'locomo.json'].includes(f),
+      )
     : [];
 
   it('every committed suite result matches the schema', () => {
@@ -55,12 +57,26 @@ describe('charts', () => {
       xLabel: 'facts',
       yLabel: 'ms',
       logX: true,
-      series: [{ name: 'p95', points: [[1000, 1], [10_000, 3], [100_000, 9]] }],
+      series: [
+        {
+          name: 'p95',
+          points: [
+            [1000, 1],
+            [10_000, 3],
+            [100_000, 9],
+          ],
+        },
+      ],
       refLines: [{ y: 5, label: 'target' }],
     });
     expect(line.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(line).toContain('x &lt; y');
-    const bars = barChart({ title: 't', yLabel: '%', categories: ['a', 'b'], series: [{ name: 's', values: [1, 2] }] });
+    const bars = barChart({
+      title: 't',
+      yLabel: '%',
+      categories: ['a', 'b'],
+      series: [{ name: 's', values: [1, 2] }],
+    });
     expect(bars.match(/<rect /g)?.length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -92,3 +92,15 @@ export function peakRssMiB(): number {
 }
 
 export const rssMiB = (): number => Math.round((process.memoryUsage().rss / 2 ** 20) * 10) / 10;
+
+/** Current RSS split into anonymous memory (heap, native) and file-backed pages (mmap'ed SQLite file, code), MiB. */
+export function rssBreakdownMiB(): { anon: number; file: number; shmem: number } | null {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status)?.[1] ?? 0);
+    const mib = (x: number) => Math.round((x / 1024) * 10) / 10;
+    return { anon: mib(kb('RssAnon')), file: mib(kb('RssFile')), shmem: mib(kb('RssShmem')) };
+  } catch {
+    return null;
+  }
+}

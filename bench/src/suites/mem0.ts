@@ -181,6 +181,7 @@ export const mem0Suite: Suite = async (ctx): Promise<SuiteOutput> => {
     const tm = new RecallTally(ks);
     const to = new RecallTally(ks);
     let questions = 0;
+    const rejected = 0;
     for (const conv of convs) {
       const m0 = newMem0(Mem0, join(ctx.workDir, 'mem0-locomo'), conv.sampleId, server.url);
       const pf = newPermafrost(ctx.workDir, `locomo-${conv.sampleId}`);
@@ -228,7 +229,16 @@ export const mem0Suite: Suite = async (ctx): Promise<SuiteOutput> => {
       }
       await pf.close({ drain: false });
     }
-    recall = { mem0: tm.summary(), permafrost: to.summary(), questions };
+    recall = {
+      mem0: tm.summary(),
+      permafrost: to.summary(),
+      questions,
+      permafrostRejectedObservations: rejected,
+    };
+    if (rejected > 0)
+      notes.push(
+        `facts.remember refused ${rejected} observation text(s) (hygiene gate, e.g. questions); mem0 stored them, so Permafrost was scored without them.`,
+      );
   } else notes.push('LoCoMo recall not run: locomo10.json not found (set LOCOMO_PATH).');
   await server.close();
 

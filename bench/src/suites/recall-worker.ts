@@ -10,7 +10,7 @@
 import '@permafrost/store-sqlite';
 import { createMemory, type MessageEventInput } from '@permafrost/core';
 import { chatLine, makeMembers, makeQuestions, type Question } from '../community.js';
-import { parseArgs, peakRssMiB, rssMiB } from '../harness/env.js';
+import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
 import { type Backend, GUILD, openStore, seedGuild, storageUrl } from '../harness/seed.js';
 import { profileStore, profileTable } from '../harness/store-profile.js';
 import { median } from '../harness/suite.js';
@@ -85,6 +85,7 @@ async function query(): Promise<unknown> {
   const pcP50: number[] = [];
   const rcP50: number[] = [];
   const rssSamples: number[] = [];
+  let rssSplit: ReturnType<typeof rssBreakdownMiB> = null;
   for (let r = 0; r < reps; r++) {
     const a: number[] = [];
     const b: number[] = [];
@@ -98,6 +99,7 @@ async function query(): Promise<unknown> {
       b.push(await timed(() => rc(q)));
     }
     rssSamples.push(rssMiB());
+    rssSplit = rssBreakdownMiB();
     pcAll.push(...a);
     rcAll.push(...b);
     pcP95.push(summarize(a).p95);
@@ -154,6 +156,7 @@ async function query(): Promise<unknown> {
     meanFactsPerPromptContext: factsInBlocks / (reps * timedQs.length),
     rssStartMiB: rssStart,
     rssAfterMiB: Math.max(...rssSamples),
+    rssSplitMiB: rssSplit,
     peakRssMiB: peakRssMiB(),
   };
 }
