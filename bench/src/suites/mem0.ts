@@ -175,6 +175,7 @@ export const mem0Suite: Suite = async (ctx): Promise<SuiteOutput> => {
     mem0: Record<string, unknown>;
     permafrost: Record<string, unknown>;
     questions: number;
+    permafrostRejectedObservations: number;
   } | null = null;
   if (data) {
     const convs = (await loadLocomo(data)).slice(0, ctx.quick ? 1 : 10);
