@@ -54,6 +54,15 @@ async function mineMessageAliases(deps: IngestDeps, messages: readonly StoredMes
   }
 }
 
+export interface ExtractBatchOptions {
+  /**
+   * The batch's completion (messages processed, watermark moved). It runs inside the commit
+   * transaction when facts are committed, so a crash can never leave committed facts with a batch
+   * that will be extracted again; when nothing is committed the caller runs it.
+   */
+  readonly finalize?: () => Promise<void>;
+}
+
 /**
  * Extracts one batch end to end: aliases, noise gate, budget, roster, one extraction call,
  * vetting, reconcile and a single commit. Throws on model or store failure so the caller can
@@ -65,6 +74,7 @@ export async function extractBatch(
   subjectKey: string,
   messages: readonly StoredMessage[],
   scope: 'member' | 'community',
+  options: ExtractBatchOptions = {},
 ): Promise<BatchReport> {
   const n = messages.length;
   if (n === 0) return report(guildId, subjectKey, 0, { skipped: 'empty' });
@@ -111,7 +121,7 @@ export async function extractBatch(
     subjectName: nameOf,
   });
   llmCalls += plan.llmCalls;
-  const outcome = await commitActions(deps, guildId, plan.actions);
+  const outcome = await commitActions(deps, guildId, plan.actions, options.finalize);
   await mineFactAliases(deps, guildId, ctx, outcome.added);
   llmCalls += await refreshDigests(
     deps,

@@ -89,11 +89,16 @@ export async function retireFact(
   return retired;
 }
 
-/** Applies a reconcile plan in one store transaction; events are emitted after it commits. */
+/**
+ * Applies a reconcile plan in one store transaction; events are emitted after it commits.
+ * `finalize` runs last inside the same transaction (the batch's own bookkeeping: messages marked
+ * processed, a watermark moved), so facts and "this batch is done" become durable together.
+ */
 export async function commitActions(
   deps: IngestDeps,
   guildId: string,
   actions: readonly Action[],
+  finalize?: () => Promise<void>,
 ): Promise<CommitOutcome> {
   const at = deps.clock.now();
   const outcome: CommitOutcome = { added: [], reinforced: [], superseded: [], invalidated: [] };
@@ -156,6 +161,7 @@ export async function commitActions(
         }
       }
     }
+    if (finalize) await finalize();
   });
   for (const fact of outcome.added)
     deps.events.emit('FactCommitted', { guildId, fact, reinforcement: false });
