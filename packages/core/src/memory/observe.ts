@@ -137,8 +137,14 @@ export class Observer {
     const row = prepared;
     try {
       const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);
-      if (outcome === 'duplicate')
+      if (outcome === 'duplicate') {
+        // The row may come from a process that died before registering the author's name (a
+        // redelivery after a crash): register it now, once per process (cached), best effort.
+        await this.#registerName(event).catch((error: unknown) =>
+          this.#deps.logger?.({ level: 'warn', event: 'observe.alias_failed', error }),
+        );
         return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+      }
       if (outcome === 'over_capacity')
         return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.QUEUE_OVER_CAPACITY);
       await this.#registerName(event);
