@@ -12,7 +12,7 @@ import { type Child, startChild } from './support/children.js';
 import { createOracle, extractionRequests, parsePrompt } from './support/oracle.js';
 import { ensureBuilt, tempDir } from './support/paths.js';
 import { CONSISTENT, factRows, inspectSqlite, messageRows } from './support/sqlite-inspect.js';
-import { chat, stampFact, stampMessage, marker, type Member, member } from './support/world.js';
+import { chat, type Member, marker, member, stampFact, stampMessage } from './support/world.js';
 
 /**
  * Crash recovery (issue #12 §1): a worker or observer process is SIGKILLed at a precise point, then a
@@ -132,7 +132,12 @@ async function expectCommittedOnce(s: Scenario, messages: number) {
   expect(inspectSqlite(s.path)).toMatchObject({ ...CONSISTENT, facts: messages, factVectors: messages });
   const store = createSqliteStore({ path: s.path });
   try {
-    expect(await store.queue.counts(s.guildId)).toEqual({ pending: 0, claimed: 0, processed: messages, dead: 0 });
+    expect(await store.queue.counts(s.guildId)).toEqual({
+      pending: 0,
+      claimed: 0,
+      processed: messages,
+      dead: 0,
+    });
     expect(await store.vectors.count(s.guildId, 'fact')).toBe(messages);
     expect(await store.vectors.count(s.guildId, 'message')).toBe(messages);
     for (const words of s.words.values())
@@ -163,41 +168,45 @@ describe('a worker SIGKILLed mid-batch', () => {
     { crash: 'after-commit', committed: true },
   ] as const;
 
-  it.each(points)('killed $crash: after the lease expires the batch is committed exactly once', async ({
-    crash,
-    committed,
-  }) => {
-    const s = await seed(crash, `93${String(points.findIndex((p) => p.crash === crash)).padStart(16, '0')}`);
-    const [first, second] = s.authors as [Member, Member];
-    const firstWords = s.words.get(first.id) ?? [];
-    const before = server.requests.length;
-    const child = startChild('worker', workerArgs(s, crash));
-    await expectKilled(child);
-    expect(requestsWith(firstWords[0] as string, before)).toBe(crash === 'after-claim' ? 0 : 1);
+  it.each(points)(
+    'killed $crash: after the lease expires the batch is committed exactly once',
+    async ({ crash, committed }) => {
+      const s = await seed(
+        crash,
+        `93${String(points.findIndex((p) => p.crash === crash)).padStart(16, '0')}`,
+      );
+      const [first, second] = s.authors as [Member, Member];
+      const firstWords = s.words.get(first.id) ?? [];
+      const before = server.requests.length;
+      const child = startChild('worker', workerArgs(s, crash));
+      await expectKilled(child);
+      expect(requestsWith(firstWords[0] as string, before)).toBe(crash === 'after-claim' ? 0 : 1);
 
-    // What the dead process left: a consistent file, its batch claimed, committed or not at all.
-    expect(inspectSqlite(s.path)).toMatchObject(CONSISTENT);
-    const leftFacts = factRows(s.path).filter((f) => f.guild_id === s.guildId);
-    expect(leftFacts).toHaveLength(committed ? BATCH : 0);
-    expect(
-      messageRows(s.path)
-        .filter((m) => m.author_id === first.id)
-        .map((m) => m.status),
-    ).toEqual(Array(BATCH).fill(committed ? 'processed' : 'claimed'));
+      // What the dead process left: a consistent file, its batch claimed, committed or not at all.
+      expect(inspectSqlite(s.path)).toMatchObject(CONSISTENT);
+      const leftFacts = factRows(s.path).filter((f) => f.guild_id === s.guildId);
+      expect(leftFacts).toHaveLength(committed ? BATCH : 0);
+      expect(
+        messageRows(s.path)
+          .filter((m) => m.author_id === first.id)
+          .map((m) => m.status),
+      ).toEqual(Array(BATCH).fill(committed ? 'processed' : 'claimed'));
 
-    const restartFrom = server.requests.length;
-    const { memory, failures } = restartedMemory(s.path);
-    try {
-      expect(await memory.flush({ guildId: s.guildId })).toBeGreaterThanOrEqual(1);
-    } finally {
-      await memory.close({ drain: false });
-    }
-    expect(failures).toEqual([]);
-    // The killed batch is extracted again only when its facts were not committed; the other once.
-    expect(requestsWith(firstWords[0] as string, restartFrom)).toBe(committed ? 0 : 1);
-    expect(requestsWith((s.words.get(second.id) ?? [])[0] as string, restartFrom)).toBe(1);
-    await expectCommittedOnce(s, 2 * BATCH);
-  }, 60_000);
+      const restartFrom = server.requests.length;
+      const { memory, failures } = restartedMemory(s.path);
+      try {
+        expect(await memory.flush({ guildId: s.guildId })).toBeGreaterThanOrEqual(1);
+      } finally {
+        await memory.close({ drain: false });
+      }
+      expect(failures).toEqual([]);
+      // The killed batch is extracted again only when its facts were not committed; the other once.
+      expect(requestsWith(firstWords[0] as string, restartFrom)).toBe(committed ? 0 : 1);
+      expect(requestsWith((s.words.get(second.id) ?? [])[0] as string, restartFrom)).toBe(1);
+      await expectCommittedOnce(s, 2 * BATCH);
+    },
+    60_000,
+  );
 
   it('killed while the model is answering: a new process takes over once the lease has really expired', async () => {
     const s = await seed('llmcall', '940000000000000001');
@@ -241,42 +250,44 @@ describe('a worker SIGKILLed mid-batch', () => {
   it.each([
     { crash: 'before-community-cursor', committed: false },
     { crash: 'after-commit', committed: true },
-  ] as const)('killed in the community pass ($crash): the window is committed exactly once', async ({
-    crash,
-    committed,
-  }) => {
-    const tag = crash === 'after-commit' ? 'mottoa' : 'mottob';
-    const mottos = Array.from({ length: 2 * BATCH }, (_, i) => marker(tag, i));
-    const s = await seed(
-      `community${tag}`,
-      `95000000000000000${committed ? 1 : 2}`,
-      mottos.map((m) => `our server motto is ${m} and everyone here agrees with it`),
-    );
-    const from = server.requests.length;
-    const communityRequests = () =>
-      extractionRequests(server.requests.slice(from)).filter((r) => parsePrompt(r.text).scope === 'community')
-        .length;
-    const child = startChild('worker', { ...workerArgs(s, crash), mode: 'community' });
-    await expectKilled(child);
-    expect(communityRequests()).toBe(1);
-    const serverFacts = () => factRows(s.path).filter((f) => f.subject_id === null);
-    const left = serverFacts();
-    expect(left.length > 0).toBe(committed);
-    expect(inspectSqlite(s.path)).toMatchObject(CONSISTENT);
+  ] as const)(
+    'killed in the community pass ($crash): the window is committed exactly once',
+    async ({ crash, committed }) => {
+      const tag = crash === 'after-commit' ? 'mottoa' : 'mottob';
+      const mottos = Array.from({ length: 2 * BATCH }, (_, i) => marker(tag, i));
+      const s = await seed(
+        `community${tag}`,
+        `95000000000000000${committed ? 1 : 2}`,
+        mottos.map((m) => `our server motto is ${m} and everyone here agrees with it`),
+      );
+      const from = server.requests.length;
+      const communityRequests = () =>
+        extractionRequests(server.requests.slice(from)).filter(
+          (r) => parsePrompt(r.text).scope === 'community',
+        ).length;
+      const child = startChild('worker', { ...workerArgs(s, crash), mode: 'community' });
+      await expectKilled(child);
+      expect(communityRequests()).toBe(1);
+      const serverFacts = () => factRows(s.path).filter((f) => f.subject_id === null);
+      const left = serverFacts();
+      expect(left.length > 0).toBe(committed);
+      expect(inspectSqlite(s.path)).toMatchObject(CONSISTENT);
 
-    const { memory, failures } = restartedMemory(s.path);
-    await memory.ops.runPending({ guildId: s.guildId });
-    await memory.close({ drain: false });
-    expect(failures).toEqual([]);
-    expect(communityRequests(), 'community window extractions in total').toBe(committed ? 1 : 2);
-    const after = serverFacts();
-    // The window (the newest 5 messages) gives one server fact per motto in it, each once.
-    expect(after).toHaveLength(5);
-    for (const f of after) expect(f.occurrences).toBe(1);
-    expect(new Set(after.map((f) => f.text)).size).toBe(5);
-    if (committed) expect(after.map((f) => f.id)).toEqual(left.map((f) => f.id));
-    expect(inspectSqlite(s.path)).toMatchObject(CONSISTENT);
-  }, 60_000);
+      const { memory, failures } = restartedMemory(s.path);
+      await memory.ops.runPending({ guildId: s.guildId });
+      await memory.close({ drain: false });
+      expect(failures).toEqual([]);
+      expect(communityRequests(), 'community window extractions in total').toBe(committed ? 1 : 2);
+      const after = serverFacts();
+      // The window (the newest 5 messages) gives one server fact per motto in it, each once.
+      expect(after).toHaveLength(5);
+      for (const f of after) expect(f.occurrences).toBe(1);
+      expect(new Set(after.map((f) => f.text)).size).toBe(5);
+      if (committed) expect(after.map((f) => f.id)).toEqual(left.map((f) => f.id));
+      expect(inspectSqlite(s.path)).toMatchObject(CONSISTENT);
+    },
+    60_000,
+  );
 });
 
 describe('an observer SIGKILLed during observeMany', () => {
@@ -287,10 +298,15 @@ describe('an observer SIGKILLed during observeMany', () => {
   const authorOf = (i: number) => (i === 0 ? loner : author);
   const events = (guildId: string) =>
     Array.from({ length: N }, (_, i) =>
-      chat(`${guildId.slice(0, 6)}${String(i).padStart(12, '0')}`, authorOf(i), stampMessage(marker('obs', i)), {
-        guildId,
-        at: new Date(Date.now() - 60_000 + i * 100),
-      }),
+      chat(
+        `${guildId.slice(0, 6)}${String(i).padStart(12, '0')}`,
+        authorOf(i),
+        stampMessage(marker('obs', i)),
+        {
+          guildId,
+          at: new Date(Date.now() - 60_000 + i * 100),
+        },
+      ),
     );
 
   async function recoverAndCheck(path: string, guildId: string) {
@@ -335,25 +351,26 @@ describe('an observer SIGKILLed during observeMany', () => {
     { killAt: 1, killWhen: 'after' },
     { killAt: 7, killWhen: 'before' },
     { killAt: 7, killWhen: 'after' },
-  ] as const)('killed at enqueue #$killAt ($killWhen the row is written): restart stores the rest once', async ({
-    killAt,
-    killWhen,
-  }) => {
-    const guildId = `96000000000000${killAt}${killWhen === 'before' ? 1 : 2}00`;
-    const path = join(tmp.dir, `observer-${killAt}-${killWhen}.db`);
-    const child = startChild('observer', { path, events: events(guildId), killAt, killWhen });
-    await expectKilled(child);
-    expect(messageRows(path).filter((m) => m.guild_id === guildId)).toHaveLength(
-      killWhen === 'after' ? killAt : killAt - 1,
-    );
-    await recoverAndCheck(path, guildId);
-  }, 60_000);
+  ] as const)(
+    'killed at enqueue #$killAt ($killWhen the row is written): restart stores the rest once',
+    async ({ killAt, killWhen }) => {
+      const guildId = `96000000000000${killAt}${killWhen === 'before' ? 1 : 2}00`;
+      const path = join(tmp.dir, `observer-${killAt}-${killWhen}.db`);
+      const child = startChild('observer', { path, events: events(guildId), killAt, killWhen });
+      await expectKilled(child);
+      expect(messageRows(path).filter((m) => m.guild_id === guildId)).toHaveLength(
+        killWhen === 'after' ? killAt : killAt - 1,
+      );
+      await recoverAndCheck(path, guildId);
+    },
+    60_000,
+  );
 
   it('killed from outside at an arbitrary moment: restart stores the rest once', async () => {
     const guildId = '970000000000000001';
     const path = join(tmp.dir, 'observer-external.db');
     const child = startChild('observer', { path, events: events(guildId), report: true, pauseMs: 2 });
-    await child.waitFor((m) => m['event'] === 'receipt' && (m['receipt'] as { messageId: string }).messageId.endsWith('4'));
+    await child.waitFor((m) => m.event === 'receipt' && m.receipt?.messageId.endsWith('4') === true);
     child.kill();
     await expectKilled(child);
     await recoverAndCheck(path, guildId);

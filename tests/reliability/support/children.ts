@@ -11,11 +11,18 @@ export interface ChildExit {
   readonly messages: unknown[];
 }
 
+/** A JSON line a child printed: `event` names it; other fields depend on the fixture. */
+export interface ChildMessage {
+  readonly event?: unknown;
+  readonly receipt?: { readonly messageId: string; readonly status: string; readonly reason: string | null };
+  readonly [key: string]: unknown;
+}
+
 export interface Child {
   readonly process: ChildProcess;
   readonly exit: Promise<ChildExit>;
   /** Resolves with the first JSON line for which `predicate` holds. */
-  waitFor(predicate: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  waitFor(predicate: (message: ChildMessage) => boolean): Promise<ChildMessage>;
   kill(): void;
 }
 
@@ -33,8 +40,10 @@ export function startChild(name: string, args: unknown, options: { uid?: number;
   let stderr = '';
   let buffered = '';
   const messages: unknown[] = [];
-  const waiters: { predicate: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] =
-    [];
+  const waiters: {
+    predicate: (m: ChildMessage) => boolean;
+    resolve: (m: ChildMessage) => void;
+  }[] = [];
   child.stdout?.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
     stdout += text;
@@ -45,9 +54,9 @@ export function startChild(name: string, args: unknown, options: { uid?: number;
       buffered = buffered.slice(nl + 1);
       nl = buffered.indexOf('\n');
       if (!line.startsWith('{')) continue;
-      let parsed: Record<string, unknown>;
+      let parsed: ChildMessage;
       try {
-        parsed = JSON.parse(line) as Record<string, unknown>;
+        parsed = JSON.parse(line) as ChildMessage;
       } catch {
         continue;
       }
@@ -70,12 +79,17 @@ export function startChild(name: string, args: unknown, options: { uid?: number;
     process: child,
     exit,
     waitFor(predicate) {
-      const seen = messages.find((m) => predicate(m as Record<string, unknown>));
-      if (seen) return Promise.resolve(seen as Record<string, unknown>);
+      const seen = messages.find((m) => predicate(m as ChildMessage));
+      if (seen) return Promise.resolve(seen as ChildMessage);
       return new Promise((resolve, reject) => {
         waiters.push({ predicate, resolve });
         exit.then(
-          (e) => reject(new Error(`child ${name} exited (${e.code ?? e.signal}) before the awaited message: ${e.stderr}`)),
+          (e) =>
+            reject(
+              new Error(
+                `child ${name} exited (${e.code ?? e.signal}) before the awaited message: ${e.stderr}`,
+              ),
+            ),
           reject,
         );
       });
@@ -87,7 +101,11 @@ export function startChild(name: string, args: unknown, options: { uid?: number;
 }
 
 /** Runs a child to completion and returns its last JSON line (throws on a non-zero exit). */
-export async function runChild<T>(name: string, args: unknown, options: { uid?: number; gid?: number } = {}): Promise<T> {
+export async function runChild<T>(
+  name: string,
+  args: unknown,
+  options: { uid?: number; gid?: number } = {},
+): Promise<T> {
   const e = await startChild(name, args, options).exit;
   if (e.code !== 0) throw new Error(`child ${name} exited with ${e.code ?? e.signal}: ${e.stderr}`);
   return e.messages[e.messages.length - 1] as T;

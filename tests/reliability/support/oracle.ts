@@ -43,7 +43,9 @@ export function parsePrompt(text: string): ParsedPrompt {
     if (m[3]) author = m[1] as string;
   }
   const lines: PromptLine[] = [];
-  for (const m of text.matchAll(/^\[msg:(\d+)\] (.+?) \((p\d+|unknown)\)(?: replying to \[msg:\d+\])?: (.*)$/gm))
+  for (const m of text.matchAll(
+    /^\[msg:(\d+)\] (.+?) \((p\d+|unknown)\)(?: replying to \[msg:\d+\])?: (.*)$/gm,
+  ))
     lines.push({ index: Number(m[1]), name: m[2] as string, token: m[3] as string, content: m[4] as string });
   const scope = /Record only facts about the community as a whole/.test(text) ? 'community' : 'member';
   return { scope, lines, roster, author };
@@ -81,7 +83,8 @@ export function oracleOperations(prompt: ParsedPrompt): Operation[] {
     if (line.token === 'unknown') continue;
     if (prompt.scope === 'community') {
       const motto = /our server motto is (\w+)/i.exec(line.content);
-      if (motto) ops.push(operation('server', `The server motto is ${motto[1]}`, line.index, { category: 'culture' }));
+      if (motto)
+        ops.push(operation('server', `The server motto is ${motto[1]}`, line.index, { category: 'culture' }));
       continue;
     }
     const self = /\bI collect (\w+) stamps/i.exec(line.content);
@@ -90,7 +93,11 @@ export function oracleOperations(prompt: ParsedPrompt): Operation[] {
     if (other) {
       const target = prompt.roster.get(other[1] as string);
       if (target)
-        ops.push(operation(target, `${other[1]} collects ${other[2]} stamps`, line.index, { speakerToken: line.token }));
+        ops.push(
+          operation(target, `${other[1]} collects ${other[2]} stamps`, line.index, {
+            speakerToken: line.token,
+          }),
+        );
     }
     const hike = /\bI like hiking near (\w+)/i.exec(line.content);
     if (hike)
@@ -99,7 +106,13 @@ export function oracleOperations(prompt: ParsedPrompt): Operation[] {
           category: 'interests',
           entities: [{ name: hike[1] as string, kind: 'place' }],
           relations: [
-            { verb: 'likes', fromToken: line.token, toToken: null, fromEntity: null, toEntity: hike[1] as string },
+            {
+              verb: 'likes',
+              fromToken: line.token,
+              toToken: null,
+              fromEntity: null,
+              toEntity: hike[1] as string,
+            },
           ],
         }),
       );
@@ -119,8 +132,10 @@ export function auxiliaryReply(request: RecordedOpenAiRequest): ScriptedReply | 
     }));
     return { json: { decisions } };
   }
-  if (request.purpose === 'summarize') return { content: 'A member of the community; see the facts for details.' };
-  if (request.purpose === 'classify_command') return { json: { action: 'none', targetText: '', confidence: 0.5 } };
+  if (request.purpose === 'summarize')
+    return { content: 'A member of the community; see the facts for details.' };
+  if (request.purpose === 'classify_command')
+    return { json: { action: 'none', targetText: '', confidence: 0.5 } };
   return null;
 }
 

@@ -76,13 +76,18 @@ export function inspectSqlite(path: string): ConsistencyReport {
         (r) => r.item_id,
       ),
     );
-    const hasVec =
-      count(db, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'vec_items'") > 0;
+    const hasVec = count(db, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'vec_items'") > 0;
     const orphanVecRows = hasVec
-      ? count(db, 'SELECT count(*) AS n FROM vec_items v WHERE NOT EXISTS (SELECT 1 FROM vector_ids i WHERE i.row_id = v.item_id)')
+      ? count(
+          db,
+          'SELECT count(*) AS n FROM vec_items v WHERE NOT EXISTS (SELECT 1 FROM vector_ids i WHERE i.row_id = v.item_id)',
+        )
       : 0;
     const missingVecRows = hasVec
-      ? count(db, 'SELECT count(*) AS n FROM vector_ids i WHERE NOT EXISTS (SELECT 1 FROM vec_items v WHERE v.item_id = i.row_id)')
+      ? count(
+          db,
+          'SELECT count(*) AS n FROM vector_ids i WHERE NOT EXISTS (SELECT 1 FROM vec_items v WHERE v.item_id = i.row_id)',
+        )
       : count(db, 'SELECT count(*) AS n FROM vector_ids');
     return {
       integrity,
@@ -142,7 +147,9 @@ export function messageRows(path: string): MessageRow[] {
   const db = openRaw(path, { readonly: true });
   try {
     return db
-      .prepare('SELECT message_id, guild_id, author_id, content, status, attempts FROM messages ORDER BY row_id')
+      .prepare(
+        'SELECT message_id, guild_id, author_id, content, status, attempts FROM messages ORDER BY row_id',
+      )
       .all() as MessageRow[];
   } finally {
     db.close();

@@ -11,9 +11,30 @@ export interface Member {
 }
 
 const NAMES = [
-  'Alice', 'Bruno', 'Chiara', 'Dmitri', 'Esther', 'Farid', 'Greta', 'Hiroshi', 'Ines', 'Jonas',
-  'Kofi', 'Lena', 'Mateo', 'Nadia', 'Oskar', 'Priya', 'Quentin', 'Rosa', 'Sven', 'Tamar',
-  'Umar', 'Vera', 'Wanda', 'Xavier',
+  'Alice',
+  'Bruno',
+  'Chiara',
+  'Dmitri',
+  'Esther',
+  'Farid',
+  'Greta',
+  'Hiroshi',
+  'Ines',
+  'Jonas',
+  'Kofi',
+  'Lena',
+  'Mateo',
+  'Nadia',
+  'Oskar',
+  'Priya',
+  'Quentin',
+  'Rosa',
+  'Sven',
+  'Tamar',
+  'Umar',
+  'Vera',
+  'Wanda',
+  'Xavier',
 ] as const;
 
 /** Member `i` of a guild: a snowflake-like id (unique per guild prefix) and a display name. */
