@@ -107,6 +107,17 @@ export async function commitActions(
       switch (action.kind) {
         case 'add': {
           const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);
+          // Reconcile read memory before this transaction: another batch (another author's key,
+          // maybe another process) may have committed the same fact since. Reinforce it instead.
+          const existing = await deps.store.facts.findByNormalizedText(
+            guildId,
+            fact.subjectId,
+            fact.normalizedText,
+          );
+          if (existing) {
+            outcome.reinforced.push(await reinforceFact(deps, existing, action.candidate, at));
+            break;
+          }
           outcome.added.push(
             await insertFact(
               deps.store,
