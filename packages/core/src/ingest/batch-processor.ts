@@ -1,3 +1,4 @@
+import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type ExtractionOutput, extractionOutputSchema } from '../extraction/extraction-contract.js';
 import { AliasSource, BudgetStep, MeterPurpose } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
@@ -11,7 +12,7 @@ import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js';
 import { renderExtractionPrompt } from './extraction-prompt.js';
 import { noiseGate } from './noise-gate.js';
 import { reconcile } from './reconcile.js';
-import { callStructured } from './structured-call.js';
+import { callStructured, type StructuredResult } from './structured-call.js';
 import { vetOperations } from './vetting.js';
 
 export type BatchReport = BatchCompleted;
@@ -90,19 +91,28 @@ export async function extractBatch(
     return report(guildId, subjectKey, n, { skipped: 'budget' });
 
   const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? subjectKey : null);
-  const result = await callStructured<ExtractionOutput>({
-    llm,
-    schema: extractionOutputSchema,
-    jsonSchema: EXTRACTION_JSON_SCHEMA,
-    mode: deps.structuredMode,
-    name: 'extraction_output',
-    messages: renderExtractionPrompt(ctx.input),
-    purpose: MeterPurpose.EXTRACTION,
-    maxTokens: deps.config.extraction.maxTokens,
-    guildId,
-    task: { kind: 'extraction', input: ctx.input },
-    onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
-  });
+  let result: StructuredResult<ExtractionOutput>;
+  try {
+    result = await callStructured<ExtractionOutput>({
+      llm,
+      schema: extractionOutputSchema,
+      jsonSchema: EXTRACTION_JSON_SCHEMA,
+      mode: deps.structuredMode,
+      name: 'extraction_output',
+      messages: renderExtractionPrompt(ctx.input),
+      purpose: MeterPurpose.EXTRACTION,
+      maxTokens: deps.config.extraction.maxTokens,
+      guildId,
+      task: { kind: 'extraction', input: ctx.input },
+      onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
+      // A ceiling reached by the first reply stops the repair turn too.
+      mayRepair: async () => (await deps.budgets.check(guildId)).step !== BudgetStep.SKIP_EXTRACTION,
+    });
+  } catch (error) {
+    if (MemoryError.is(error, ErrorCode.BUDGET_EXCEEDED))
+      return report(guildId, subjectKey, n, { llmCalls: 1, skipped: 'budget' });
+    throw error;
+  }
   let llmCalls = result.calls;
   if (result.value.operations.length === 0)
     return report(guildId, subjectKey, n, { llmCalls, skipped: 'empty_output' });
