@@ -32,7 +32,15 @@ function pnpm() {
   const local = join(root, '.tools', 'node_modules', '.bin', 'pnpm');
   if (!existsSync(local) || capture(local, ['--version']) !== PNPM_VERSION) {
     console.log(`[run] installing pnpm@${PNPM_VERSION} into .tools/`);
-    const status = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', join(root, '.tools'), `pnpm@${PNPM_VERSION}`]);
+    const status = run('npm', [
+      'install',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      join(root, '.tools'),
+      `pnpm@${PNPM_VERSION}`,
+    ]);
     if (status !== 0) process.exit(status);
   }
   return local;
@@ -56,9 +64,17 @@ function startTestServices() {
   if (process.env.STORES.split(',').includes('mongo') && !process.env.MONGO_URL) {
     const ferret = join(root, 'scripts', 'ferretdb.sh');
     process.env.FERRETDB_LOG_LEVEL ??= 'error';
-    process.env.PERMAFROST_FERRETDB_STATE ??= join(process.env.TMPDIR ?? '/tmp', `permafrost-ferretdb.${process.pid}.env`);
+    process.env.PERMAFROST_FERRETDB_STATE ??= join(
+      process.env.TMPDIR ?? '/tmp',
+      `permafrost-ferretdb.${process.pid}.env`,
+    );
     if (run(ferret, ['build']) !== 0) process.exit(1);
-    const started = spawnSync(ferret, ['start'], { cwd: root, env: process.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = spawnSync(ferret, ['start'], {
+      cwd: root,
+      env: process.env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const url = /MONGO_URL=(\S+)/.exec(started.stdout ?? '')?.[1];
     if (started.status !== 0 || !url) {
       console.error('[run] could not start FerretDB for the Mongo store tests');
@@ -69,7 +85,10 @@ function startTestServices() {
   }
   if (process.env.PERMAFROST_SKIP_MODEL !== '1' && !process.env.PERMAFROST_MODEL_PATH) {
     if (run(join(root, 'scripts', 'fetch-model'), []) !== 0) process.exit(1);
-    process.env.PERMAFROST_MODEL_PATH = join(process.env.PERMAFROST_CACHE ?? join(process.env.HOME ?? '/root', '.cache', 'permafrost'), 'models');
+    process.env.PERMAFROST_MODEL_PATH = join(
+      process.env.PERMAFROST_CACHE ?? join(process.env.HOME ?? '/root', '.cache', 'permafrost'),
+      'models',
+    );
     process.env.PERMAFROST_REQUIRE_MODEL = '1';
   }
   const stop = () => {
@@ -91,10 +110,29 @@ switch (task) {
   case 'setup':
     break;
   case 'test': {
+    // Types of tests and examples, and lint, are part of the suite.
+    for (const [name, args] of [
+      ['typecheck (tests)', ['exec', 'tsc', '-p', 'tsconfig.test.json']],
+      ['lint', ['exec', 'biome', 'check', '.']],
+    ]) {
+      if (run(pm, args) !== 0) {
+        console.error(`[run] ${name} failed`);
+        console.log('0 passed, 1 failed');
+        process.exit(1);
+      }
+    }
     const stopServices = startTestServices();
     const results = join(root, '.vitest-results.json');
     rmSync(results, { force: true });
-    const status = run(pm, ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}`, ...rest]);
+    const status = run(pm, [
+      'exec',
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${results}`,
+      ...rest,
+    ]);
     if (!existsSync(results)) {
       stopServices();
       console.log('0 passed, 1 failed');

@@ -11,6 +11,7 @@ const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const GUILD = '800000000000000001';
 const ALICE = '810000000000000001';
 const BOB = '810000000000000002';
+const CAROL = '810000000000000003';
 let dir: string;
 let db: string;
 
@@ -107,6 +108,67 @@ describe('permafrost CLI (real process, real SQLite file)', () => {
     expect(block).toContain('REFERENCED USER: Bob');
     expect(block).toMatch(/\[mem:\d+\] Bob loves rust/);
     expect(r.out).toContain('Alice lives in Omaha                                          long  retired');
+  });
+
+  it('searches facts with the recall ranking and draws the relation graph', async () => {
+    const memory = createMemory({ storage: `sqlite://${db}`, workers: { enabled: false }, llm: null });
+    await memory.facts.remember({
+      guildId: GUILD,
+      subjectId: CAROL,
+      text: 'Carol likes espresso',
+      relations: [{ verb: 'likes', toEntity: 'espresso' }],
+    });
+    await memory.close();
+    const hits = JSON.parse(
+      cli('search', '--db', db, '--guild', GUILD, '--query', 'who drinks espresso?', '--json').out,
+    );
+    expect(hits.facts[0].fact.text).toBe('Carol likes espresso');
+    const hidden = JSON.parse(
+      cli('search', '--db', db, '--guild', GUILD, '--query', 'motorcycles', '--json').out,
+    );
+    expect(hidden.facts.map((f: { fact: { subjectId: string } }) => f.fact.subjectId)).not.toContain(BOB);
+    const mermaid = cli('graph', '--db', db, '--guild', GUILD);
+    expect(mermaid.out).toContain('graph LR');
+    expect(mermaid.out).toMatch(/-- likes -->/);
+    expect(cli('graph', '--db', db, '--guild', GUILD, '--format', 'dot').out).toContain('[label="likes"]');
+    expect(cli('graph', '--db', db, '--guild', GUILD, '--format', 'png').code).toBe(2);
+  });
+
+  it('doctor reports a missing sqlite-vec and an embedder dimension mismatch clearly; reindex fixes the mismatch', async () => {
+    const healthy = cli('doctor', '--db', db, '--json');
+    expect(healthy.code).toBe(0);
+    const broken = spawnSync(process.execPath, [bin, 'doctor', '--db', db, '--json'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, PERMAFROST_SQLITE_VEC_PATH: join(dir, 'missing-vec0.so') },
+    });
+    expect(broken.status).toBe(1);
+    const rows = JSON.parse(broken.stdout) as { check: string; status: string; detail: string }[];
+    expect(rows.find((r) => r.check.startsWith('vector extension'))).toMatchObject({
+      status: 'FAIL',
+      detail: 'BACKEND_NOT_INSTALLED',
+    });
+    const mismatched = join(dir, 'dims.db');
+    const small = createMemory({
+      storage: `sqlite://${mismatched}`,
+      workers: { enabled: false },
+      llm: null,
+      embeddings: { provider: 'hashing', dimensions: 64 },
+    });
+    await small.facts.remember({ guildId: GUILD, subjectId: BOB, text: 'Bob restores vintage motorcycles' });
+    await small.close();
+    const doctor = JSON.parse(cli('doctor', '--db', mismatched, '--json').out) as {
+      check: string;
+      status: string;
+      detail: string;
+    }[];
+    expect(doctor.find((r) => r.check === 'storage')).toMatchObject({
+      status: 'FAIL',
+      detail: 'DIMENSION_MISMATCH',
+    });
+    expect(cli('stats', '--db', mismatched, '--guild', GUILD).err).toContain('permafrost reindex');
+    expect(cli('reindex', '--db', mismatched).out).toContain('re-embedded 1 fact(s)');
+    expect(cli('doctor', '--db', mismatched).code).toBe(0);
   });
 
   it('runs one cron tick in worker mode', () => {

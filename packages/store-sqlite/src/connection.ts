@@ -1,4 +1,4 @@
-import type { Logger, ScopeGate } from '@permafrost/core';
+import { ErrorCode, type Logger, MemoryError, type ScopeGate } from '@permafrost/core';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { closedError, toStoreError } from './errors.js';
@@ -12,6 +12,25 @@ export interface ConnectionOptions {
   readonly path: string;
   readonly busyTimeoutMs: number;
   readonly logger?: Logger | undefined;
+}
+
+/**
+ * Loads sqlite-vec: the extension bundled with the `sqlite-vec` package, or the file named by
+ * `PERMAFROST_SQLITE_VEC_PATH` (for platforms without a prebuilt binary). A failure is
+ * BACKEND_NOT_INSTALLED, naming the extension, never a generic storage error.
+ */
+export function loadVectorExtension(db: Db): void {
+  const override = process.env['PERMAFROST_SQLITE_VEC_PATH'];
+  try {
+    if (override) db.loadExtension(override);
+    else sqliteVec.load(db);
+  } catch (cause) {
+    throw new MemoryError(
+      ErrorCode.BACKEND_NOT_INSTALLED,
+      'the sqlite-vec extension could not be loaded (reinstall sqlite-vec or set PERMAFROST_SQLITE_VEC_PATH)',
+      { cause },
+    );
+  }
 }
 
 /** Atomic writes between `PRAGMA optimize` runs (cheap when statistics are still fresh). */
@@ -56,7 +75,7 @@ export class SqliteConnection {
       db.pragma('mmap_size = 268435456');
       // Checkpoints fsync; every 4000 pages (~16 MB of WAL) instead of 1000 lifts small-write throughput.
       db.pragma('wal_autocheckpoint = 4000');
-      sqliteVec.load(db);
+      loadVectorExtension(db);
       const result = migrateDatabase(db);
       if (result.to !== result.from)
         this.log('info', 'sqlite.migrated', { from: result.from, to: result.to });

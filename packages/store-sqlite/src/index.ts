@@ -1,6 +1,7 @@
 import { registerStoreFactory, sqlitePath } from '@permafrost/core';
 import { createSqliteStore } from './sqlite-store.js';
 
+export { type DiagnosticCheck, diagnoseSqlite } from './diagnose.js';
 /** @internal Schema tooling, exported for upgrade tests and the CLI doctor. */
 export { LATEST_SCHEMA_VERSION, migrateDatabase, schemaVersion } from './migrations/index.js';
 export { ftsMatchExpression } from './sql/fts-query.js';

@@ -1,12 +1,16 @@
 import { exportCommand, importCommand, inspectCommand, statsCommand } from './data.js';
 import { demoCommand } from './demo.js';
+import { doctorCommand } from './doctor.js';
 import { optoutCommand, purgeCommand, reindexCommand, retryDeadCommand } from './governance.js';
+import { graphCommand, searchCommand } from './query.js';
 import type { Command } from './types.js';
 import { runPendingCommand } from './worker.js';
 
 export const COMMANDS: readonly Command[] = [
   demoCommand,
   inspectCommand,
+  searchCommand,
+  graphCommand,
   statsCommand,
   exportCommand,
   importCommand,
@@ -15,4 +19,5 @@ export const COMMANDS: readonly Command[] = [
   runPendingCommand,
   retryDeadCommand,
   reindexCommand,
+  doctorCommand,
 ];

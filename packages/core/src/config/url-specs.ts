@@ -25,23 +25,29 @@ export interface StorageSpec {
 
 export function parseStorageUrl(raw: string, ctx: z.RefinementCtx): StorageSpec {
   if (raw === 'memory' || raw === 'memory://') return { url: 'memory://', scheme: 'memory' };
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'storage must be a URL such as sqlite:///path.db or mongodb://host/db',
-    });
-    return { url: raw, scheme: 'memory' };
+  // sqlite URLs carry file paths (and `:memory:`), which are not always valid WHATWG URLs.
+  if (raw.startsWith('sqlite://')) {
+    if (raw.length === 'sqlite://'.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'sqlite URL needs a path, e.g. sqlite:///var/lib/bot/memory.db',
+      });
+    return { url: raw, scheme: 'sqlite' };
   }
-  const scheme = url.protocol.replace(/:$/, '');
-  if (scheme === 'sqlite') return { url: raw, scheme: 'sqlite' };
-  if (scheme === 'mongodb' || scheme === 'mongodb+srv') return { url: raw, scheme: 'mongodb' };
-  if (scheme === 'memory') return { url: raw, scheme: 'memory' };
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === 'mongodb' || scheme === 'mongodb+srv') {
+    try {
+      new URL(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not a valid mongodb URL' });
+    }
+    return { url: raw, scheme: 'mongodb' };
+  }
   ctx.addIssue({
     code: 'custom',
-    message: `unsupported storage scheme "${scheme}" (use sqlite, mongodb, mongodb+srv or memory)`,
+    message: scheme
+      ? `unsupported storage scheme "${scheme}" (use sqlite, mongodb, mongodb+srv or memory)`
+      : 'storage must be a URL such as sqlite:///path.db or mongodb://host/db',
   });
   return { url: raw, scheme: 'memory' };
 }

@@ -25,7 +25,12 @@ export class HotTier {
     const k = this.#key(message.guildId, message.channelId);
     const list = this.#channels.get(k);
     if (!list) return; // loaded lazily from the store on first read, which will include it
-    if (list.some((m) => m.messageId === message.messageId)) return;
+    const same = list.findIndex((m) => m.messageId === message.messageId);
+    if (same >= 0) {
+      // an edit: the newer content replaces the cached one
+      if (message.edited) list[same] = message;
+      return;
+    }
     list.push(message);
     list.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
     if (list.length > this.#size) list.splice(0, list.length - this.#size);

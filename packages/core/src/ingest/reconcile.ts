@@ -194,15 +194,13 @@ async function neighbourPool(
     f !== undefined && f.supersededById === null && f.validUntil === null;
   const changing = STATE_CHANGE.test(candidate.text);
   const colliding = hits
-    .filter((h) => h.score >= cfg.collisionFloor)
     .map((h) => ({ fact: facts.get(h.id), score: h.score }))
     .filter((n): n is { fact: Fact; score: number } => live(n.fact))
     .filter(
       (n) =>
         n.score >= cfg.collisionThreshold ||
-        changing ||
-        STATE_CHANGE.test(n.fact.text) ||
-        n.fact.category === candidate.category,
+        (n.score >= cfg.collisionFloor &&
+          (changing || STATE_CHANGE.test(n.fact.text) || n.fact.category === candidate.category)),
     );
   const related = new Map<string, Fact>();
   for (const h of hits) {

@@ -143,7 +143,17 @@ export class Observer {
         await this.#registerName(event).catch((error: unknown) =>
           this.#deps.logger?.({ level: 'warn', event: 'observe.alias_failed', error }),
         );
-        return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+        // An edit of a message already stored updates its content (pending rows are extracted with it).
+        if (!event.edited) return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+        const updated = await store.queue.markEdited(
+          row.guildId,
+          row.messageId,
+          row.content,
+          row.contentTruncated,
+        );
+        if (!updated) return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+        this.#deps.onStored?.(row);
+        return receipt(row.messageId, ObserveStatus.ACCEPTED);
       }
       if (outcome === 'over_capacity')
         return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.QUEUE_OVER_CAPACITY);

@@ -152,6 +152,27 @@ export function createOpsApi(deps: OpsDeps) {
       return { guilds: guilds.length, vectors };
     },
 
+    /** Sends one tiny request to the extraction model (costs a few tokens); never throws. */
+    async probeLlm(): Promise<{
+      readonly ok: boolean;
+      readonly model: string | null;
+      readonly detail: string;
+    }> {
+      const rt = await deps.runtime();
+      if (!rt.llm) return { ok: false, model: null, detail: 'extraction disabled (no llm)' };
+      try {
+        await rt.llm.complete({
+          messages: [{ role: 'user', content: 'Reply with OK.' }],
+          purpose: 'general',
+          maxTokens: 8,
+          responseFormat: { type: 'text' },
+        });
+        return { ok: true, model: rt.llm.model, detail: 'answered' };
+      } catch (error) {
+        return { ok: false, model: rt.llm.model, detail: MemoryError.is(error) ? error.code : 'unreachable' };
+      }
+    },
+
     async health(): Promise<HealthReport> {
       const components: ComponentHealth[] = [];
       let pending = 0;

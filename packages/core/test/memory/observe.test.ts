@@ -26,6 +26,17 @@ describe('observe', () => {
     await memory.close();
   });
 
+  it('an edited message replaces the stored content; an unedited repeat stays a duplicate', async () => {
+    const { memory } = harness();
+    await memory.observe(event({ content: 'I live in Oslo now' }));
+    const edit = await memory.observe(event({ content: 'I live in Bergen now', edited: true }));
+    expect(edit).toEqual({ messageId: 'm1', status: 'accepted', reason: null });
+    const [row] = await memory.conversation.threadHistory({ guildId: GUILD, channelId: CHANNEL });
+    expect(row).toMatchObject({ messageId: 'm1', content: 'I live in Bergen now', edited: true });
+    expect((await memory.stats({ guildId: GUILD })).pending).toBe(1);
+    await memory.close();
+  });
+
   it('ignores bots (flag or registered id), short content and configured patterns', async () => {
     const { memory } = harness({ observe: { minMessageChars: 5, ignorePatterns: ['^!\\w+'] } });
     memory.registerBotId(BOT);
