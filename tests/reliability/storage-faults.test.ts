@@ -226,7 +226,12 @@ function captureConnections(): { readonly dbs: RawDatabase[]; restore(): void } 
     if (!dbs.includes(this)) dbs.push(this);
     return original.apply(this, a);
   };
-  return { dbs, restore: () => void (proto.pragma = original) };
+  return {
+    dbs,
+    restore: () => {
+      proto.pragma = original;
+    },
+  };
 }
 
 describe('a full database', () => {
