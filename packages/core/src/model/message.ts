@@ -18,13 +18,34 @@ export const timestampSchema = z.union([
     .refine((d) => !Number.isNaN(d.getTime()), { message: 'invalid date' }),
 ]);
 
+const MAX_METADATA_KEYS = 16;
+
+/**
+ * String metadata, at most 16 keys of ≤ 64 chars with values of ≤ 256 chars. Validated by hand
+ * onto a null-prototype object: a record schema builds its output with plain assignment, which
+ * silently drops a `__proto__` key; here every own key, `__proto__` included, is kept as data.
+ */
 const metadataSchema = z
-  .record(z.string().min(1).max(64), z.string().max(256))
-  .refine((m) => Object.keys(m).length <= 16, { message: 'metadata has more than 16 keys' })
-  .transform((m) => {
-    // Copy onto a null-prototype object so keys like __proto__ are plain data.
+  .custom<Readonly<Record<string, string>>>(
+    (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date),
+    { message: 'metadata must be an object of strings' },
+  )
+  .transform((m, ctx) => {
     const out: Record<string, string> = Object.create(null);
-    for (const [k, v] of Object.entries(m)) out[k] = v;
+    const entries = Object.entries(m);
+    if (entries.length > MAX_METADATA_KEYS)
+      ctx.addIssue({ code: 'custom', message: `metadata has more than ${MAX_METADATA_KEYS} keys` });
+    for (const [k, v] of entries) {
+      if (k.length < 1 || k.length > 64)
+        ctx.addIssue({ code: 'custom', path: [k], message: 'metadata keys are 1 to 64 characters' });
+      else if (typeof v !== 'string' || v.length > 256)
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: 'metadata values are strings of at most 256 characters',
+        });
+      else out[k] = v;
+    }
     return out;
   });
 
