@@ -72,6 +72,69 @@ export class UserPurge {
       return { rowId: f.row_id, sources: JSON.stringify(kept) };
     });
 
+    // Entities that only the doomed facts and relations mention (a place the user lives, a pet's
+    // name, their own name as a person entity) are the user's words too: they go with them.
+    const candidates = new Set<string>();
+    for (const r of c
+      .stmt(
+        `SELECT DISTINCT e.value AS slug FROM facts f, json_each(f.entity_slugs) e
+           WHERE f.guild_id = ? AND f.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(guildId, ownedList) as { slug: string }[])
+      candidates.add(r.slug);
+    for (const r of relations)
+      if (doomedRelations.includes(r.row_id)) {
+        if (r.src_type === 'entity') candidates.add(r.src_id);
+        if (r.dst_type === 'entity') candidates.add(r.dst_id);
+      }
+    for (const r of c
+      .stmt(
+        `SELECT DISTINCT node_id FROM links WHERE guild_id = ? AND node_type = 'entity'
+           AND fact_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(guildId, ownedList) as { node_id: string }[])
+      candidates.add(r.node_id);
+    const doomedList = JSON.stringify(doomedRelations);
+    const stillUsed = c.stmt(
+      `SELECT EXISTS (SELECT 1 FROM facts f, json_each(f.entity_slugs) e WHERE f.guild_id = ? AND e.value = ?
+           AND f.id NOT IN (SELECT value FROM json_each(?)))
+         OR EXISTS (SELECT 1 FROM relations WHERE guild_id = ?
+           AND ((src_type = 'entity' AND src_id = ?) OR (dst_type = 'entity' AND dst_id = ?))
+           AND row_id NOT IN (SELECT value FROM json_each(?)))
+         OR EXISTS (SELECT 1 FROM links WHERE guild_id = ? AND node_type = 'entity' AND node_id = ?
+           AND fact_id NOT IN (SELECT value FROM json_each(?))) AS used`,
+    );
+    const orphanEntities = [...candidates].filter(
+      (slug) =>
+        (
+          stillUsed.get(
+            guildId,
+            slug,
+            ownedList,
+            guildId,
+            slug,
+            slug,
+            doomedList,
+            guildId,
+            slug,
+            ownedList,
+          ) as {
+            used: number;
+          }
+        ).used === 0,
+    );
+
+    // Profile digests of other subjects (or the server) summarise facts the user stated about them,
+    // so they may quote the user: they are dropped too and regenerate from what remains.
+    const quotedSubjects = c
+      .stmt(
+        `SELECT DISTINCT subject_id FROM facts WHERE guild_id = ? AND speaker_id = ?
+           AND (subject_id IS NULL OR subject_id <> ?)`,
+      )
+      .all(guildId, userId, userId) as { subject_id: string | null }[];
+    const quotedServer = quotedSubjects.some((r) => r.subject_id === null);
+    const quotedList = idList(quotedSubjects.flatMap((r) => (r.subject_id === null ? [] : [r.subject_id])));
+
     const counts: Counts = {
       facts: owned.length,
       vectors:
@@ -91,7 +154,13 @@ export class UserPurge {
       ),
       relations: doomedRelations.length,
       aliases: count('aliases WHERE guild_id = ? AND user_id = ?', guildId, userId),
-      digests: count('digests WHERE guild_id = ? AND subject_id = ?', guildId, userId),
+      digests: count(
+        `digests WHERE guild_id = ? AND (subject_id = ? OR subject_id IS NULL AND ? OR subject_id IN (SELECT value FROM json_each(?)))`,
+        guildId,
+        userId,
+        quotedServer ? 1 : 0,
+        quotedList,
+      ),
       messages: messageIds.length,
       sourcesStripped,
       entitiesUnlinked: count('entities WHERE guild_id = ? AND linked_user_id = ?', guildId, userId),
@@ -118,13 +187,25 @@ export class UserPurge {
     const trimRelation = c.stmt('UPDATE relations SET evidence = ? WHERE row_id = ?');
     for (const r of trimmedRelations) trimRelation.run(JSON.stringify(r.evidence), r.rowId);
     c.stmt('DELETE FROM aliases WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
-    c.stmt('DELETE FROM digests WHERE guild_id = ? AND subject_id = ?').run(guildId, userId);
+    c.stmt(
+      `DELETE FROM digests WHERE guild_id = ? AND (subject_id = ? OR subject_id IS NULL AND ?
+         OR subject_id IN (SELECT value FROM json_each(?)))`,
+    ).run(guildId, userId, quotedServer ? 1 : 0, quotedList);
     this.#messages.deleteWhere('guild_id = ? AND author_id = ?', [guildId, userId]);
     const setSources = c.stmt('UPDATE facts SET sources = ? WHERE row_id = ?');
     for (const f of stripped) setSources.run(f.sources, f.rowId);
     c.stmt('UPDATE entities SET linked_user_id = NULL WHERE guild_id = ? AND linked_user_id = ?').run(
       guildId,
       userId,
+    );
+    const orphanList = idList(orphanEntities);
+    c.stmt('DELETE FROM entity_aliases WHERE guild_id = ? AND slug IN (SELECT value FROM json_each(?))').run(
+      guildId,
+      orphanList,
+    );
+    c.stmt('DELETE FROM entities WHERE guild_id = ? AND slug IN (SELECT value FROM json_each(?))').run(
+      guildId,
+      orphanList,
     );
     // FTS5 secure-delete removes the rows' postings but may keep a deleted term's bytes in a
     // segment leaf; merging every segment rewrites the index without them.

@@ -128,11 +128,22 @@ export class InMemoryGovernanceStore implements GovernanceStore {
         ops.push(() => s.links.delete(k));
       }
     }
+    // Entities that only the doomed facts and relations mention are the user's words too.
+    const entityCandidates = new Set<string>();
+    const doomedRelations = new Set<unknown>();
+    for (const id of owned)
+      for (const slug of s.facts.get(key(guildId, id))?.entitySlugs ?? []) entityCandidates.add(slug);
+    for (const l of s.links.values())
+      if (l.guildId === guildId && owned.has(l.factId) && l.nodeType === 'entity')
+        entityCandidates.add(l.nodeId);
     for (const [rowId, r] of s.relations.entries()) {
       if (r.guildId !== guildId) continue;
       const remaining = r.evidenceFactIds.filter((id) => !owned.has(id));
       if (touchesUser(r) || (r.evidenceFactIds.length > 0 && remaining.length === 0)) {
         report.relations++;
+        doomedRelations.add(rowId);
+        if (r.srcType === 'entity') entityCandidates.add(r.srcId);
+        if (r.dstType === 'entity') entityCandidates.add(r.dstId);
         ops.push(() => s.relations.delete(rowId));
       } else if (remaining.length !== r.evidenceFactIds.length) {
         ops.push(() => s.relations.set(rowId, { ...r, evidenceFactIds: remaining }));
@@ -144,10 +155,17 @@ export class InMemoryGovernanceStore implements GovernanceStore {
         ops.push(() => s.aliases.delete(k));
       }
     }
-    if (s.digests.has(digestKey(guildId, userId))) {
-      report.digests++;
-      ops.push(() => s.digests.delete(digestKey(guildId, userId)));
+    // Digests of subjects the user stated facts about may quote the user: dropped too.
+    const digestSubjects = new Set<string | null>([userId]);
+    for (const id of owned) {
+      const f = s.facts.get(key(guildId, id));
+      if (f && f.attribution.speakerId === userId) digestSubjects.add(f.subjectId);
     }
+    for (const subject of digestSubjects)
+      if (s.digests.has(digestKey(guildId, subject))) {
+        report.digests++;
+        ops.push(() => s.digests.delete(digestKey(guildId, subject)));
+      }
     for (const [k, m] of s.messages.entries()) {
       if (m.guildId === guildId && m.authorId === userId) {
         report.messages++;
@@ -166,11 +184,25 @@ export class InMemoryGovernanceStore implements GovernanceStore {
         ops.push(() => s.facts.set(k, { ...f, sources: kept }));
       }
     }
+    const stillUsed = (slug: string) =>
+      [...s.facts.values()].some(
+        (f) => f.guildId === guildId && !owned.has(f.id) && f.entitySlugs.includes(slug),
+      ) ||
+      [...s.relations.entries()].some(
+        ([rowId, r]) =>
+          r.guildId === guildId &&
+          !doomedRelations.has(rowId) &&
+          ((r.srcType === 'entity' && r.srcId === slug) || (r.dstType === 'entity' && r.dstId === slug)),
+      ) ||
+      [...s.links.values()].some(
+        (l) => l.guildId === guildId && !owned.has(l.factId) && l.nodeType === 'entity' && l.nodeId === slug,
+      );
+    const orphans = new Set([...entityCandidates].filter((slug) => !stillUsed(slug)));
     for (const [k, e] of s.entities.entries()) {
-      if (e.guildId === guildId && e.linkedUserId === userId) {
-        report.entitiesUnlinked++;
-        ops.push(() => s.entities.set(k, { ...e, linkedUserId: null }));
-      }
+      if (e.guildId !== guildId) continue;
+      if (e.linkedUserId === userId) report.entitiesUnlinked++;
+      if (orphans.has(e.slug)) ops.push(() => s.entities.delete(k));
+      else if (e.linkedUserId === userId) ops.push(() => s.entities.set(k, { ...e, linkedUserId: null }));
     }
     if (!dryRun) for (const op of ops) op();
     return {
