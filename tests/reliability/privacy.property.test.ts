@@ -1,4 +1,4 @@
-import { createMemory, type Memory, MemoryError } from '@permafrost/core';
+import { type ChatLLM, createHeuristicLlm, createMemory, type Memory, MemoryError } from '@permafrost/core';
 import { FixedClock } from '@permafrost/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -168,9 +168,19 @@ describe.each(selectedStores())('opt-out on the $name store', (store) => {
         async (before, after, target) => {
           const instance = store.open();
           const clock = new FixedClock('2026-09-01T12:00:00Z');
+          // The offline extractor, recording every prompt it is sent.
+          const heuristic = createHeuristicLlm();
+          const prompts: { at: number; text: string }[] = [];
+          const llm: ChatLLM = {
+            model: heuristic.model,
+            complete: (request) => {
+              prompts.push({ at: clock.now().getTime(), text: JSON.stringify(request.messages) });
+              return heuristic.complete(request);
+            },
+          };
           const memory = createMemory(
             { storage: instance.storage, llm: 'heuristic', workers: { enabled: false } },
-            { ...instance.overrides, clock },
+            { ...instance.overrides, clock, llm },
           );
           const people = crewWith(target);
           const x = people[target] as Member;
@@ -189,7 +199,13 @@ describe.each(selectedStores())('opt-out on the $name store', (store) => {
             // Observe ignored every message of the member.
             for (const r of receipts) expect(r).toMatchObject({ status: 'ignored', reason: 'opted_out' });
             const exported = await memory.admin.exportUser({ guildId: GUILD_A, userId: x.id });
-            // Nothing new stored: no message of theirs, no fact made about them or stated by them.
+            // Nothing of theirs (words, name) is sent to the model after the opt-out, pending messages included.
+            const sent = prompts.filter((p) => p.at > optedOutAt).map((p) => p.text.toLowerCase());
+            expect(sent.filter((t) => t.includes('zqtp'))).toEqual([]);
+            // Nothing new stored: no alias, no message of theirs, no fact made about them or stated by them.
+            expect(exported.aliases.map((a) => a.alias).sort()).toEqual(
+              beforeExport.aliases.map((a) => a.alias).sort(),
+            );
             expect(exported.messages.map((m) => m.messageId).sort()).toEqual(
               beforeExport.messages.map((m) => m.messageId).sort(),
             );
