@@ -73,12 +73,16 @@ export async function extractBatch(
   deps: IngestDeps,
   guildId: string,
   subjectKey: string,
-  messages: readonly StoredMessage[],
+  claimed: readonly StoredMessage[],
   scope: 'member' | 'community',
   options: ExtractBatchOptions = {},
 ): Promise<BatchReport> {
-  const n = messages.length;
+  const n = claimed.length;
   if (n === 0) return report(guildId, subjectKey, 0, { skipped: 'empty' });
+  // Messages of members who opted out after writing them are never mined, nor sent to a model.
+  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
+  const messages = claimed.filter((m) => !optedOut.has(m.authorId));
+  if (messages.length === 0) return report(guildId, subjectKey, n, { skipped: 'opted_out' });
   if (scope === 'member') await mineMessageAliases(deps, messages);
   const llm = deps.llm;
   if (!llm) return report(guildId, subjectKey, n, { skipped: 'no_llm' });
