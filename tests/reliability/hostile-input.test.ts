@@ -193,11 +193,13 @@ describe.each(selectedStores())('query and id injection on the $name store', (st
         expect(recall.warnings).toEqual(valid ? [] : ['query_invalid']);
         const ctx = await memory.promptContext({ guildId: id, askerId: id, text: 'stamps' });
         expect(ctx.facts).toEqual([]);
+        // Nothing comes back for a hostile id: an empty answer, or SCHEMA_INVALID for a malformed one.
         const all = await memory.facts.getAll({ guildId: id, subjectId: ALICE.id }).catch((e: unknown) => e);
-        if (valid) expect(all).toEqual([]);
-        else expect(MemoryError.is(all, 'SCHEMA_INVALID')).toBe(true);
+        if (valid || !MemoryError.is(all)) expect(all).toEqual([]);
+        else expect(all.code).toBe('SCHEMA_INVALID');
         const other = await memory.facts.getAll({ guildId: GUILD_A, subjectId: id }).catch((e: unknown) => e);
-        if (valid) expect(other).toEqual([]);
+        if (valid || !MemoryError.is(other)) expect(other).toEqual([]);
+        else expect(other.code).toBe('SCHEMA_INVALID');
         const exported = await memory.admin.exportGuild({ guildId: id }).catch((e: unknown) => e);
         if (!(exported instanceof Error)) expect((exported as { facts: unknown[] }).facts).toEqual([]);
         const history = await memory.conversation.threadHistory({ guildId: id, channelId: id });
