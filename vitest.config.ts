@@ -7,7 +7,12 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'tests/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'tests/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+      'bench/test/**/*.test.ts',
+    ],
     setupFiles: ['./scripts/fail-on-console.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,7 +1,8 @@
 // Wire-server capability contract for the Mongo store.
 //
 // Needs a running server: MONGO_URL=mongodb://127.0.0.1:<port>/ (see scripts/ferretdb.sh and
-// docs/stores-ferretdb-notes.md). Fails when MONGO_URL is unset or unreachable.
+// docs/stores-ferretdb-notes.md). Runs when env STORES includes mongo; then it fails when MONGO_URL is
+// unset or unreachable.
 //
 // "portable" tests assert what the store may rely on: it must hold on MongoDB >= 6 AND on
 // FerretDB v1 (SQLite). "FerretDB v1 limitations" pin the documented gaps, so a FerretDB upgrade
@@ -15,7 +16,12 @@ import {
   MongoClient,
   type MongoServerError,
 } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, describe as vitestDescribe } from 'vitest';
+import { mongoSelected } from './backend-selection.js';
+
+// Runs when STORES selects mongo (then an unset or unreachable MONGO_URL fails the file);
+// otherwise every suite here is registered as skipped. Top-level hooks only run with tests.
+const describe = vitestDescribe.runIf(mongoSelected);
 
 const { MONGO_URL: url } = process.env;
 const dbName = `caps_${process.pid}_${Date.now()}`;

@@ -58,6 +58,38 @@ export class UserPurge {
       else if (remaining.length !== evidence.length)
         trimmedRelations.push({ rowId: r.row_id, evidence: remaining });
     }
+    // Entities only the purged facts or relations point at would keep the member's words: remove them.
+    const candidateSlugs = new Set<string>(
+      (
+        c
+          .stmt(
+            `SELECT DISTINCT node_id FROM links WHERE guild_id = ? AND node_type = 'entity'
+               AND fact_id IN (SELECT value FROM json_each(?))`,
+          )
+          .all(guildId, ownedList) as { node_id: string }[]
+      ).map((r) => r.node_id),
+    );
+    const doomedSet = new Set(doomedRelations);
+    for (const r of relations) {
+      if (!doomedSet.has(r.row_id)) continue;
+      if (r.src_type === 'entity') candidateSlugs.add(r.src_id);
+      if (r.dst_type === 'entity') candidateSlugs.add(r.dst_id);
+    }
+    const stillLinked = c.stmt(
+      `SELECT 1 FROM links WHERE guild_id = ? AND node_type = 'entity' AND node_id = ?
+         AND fact_id NOT IN (SELECT value FROM json_each(?)) LIMIT 1`,
+    );
+    const stillRelated = c.stmt(
+      `SELECT row_id FROM relations WHERE guild_id = ? AND ((src_type = 'entity' AND src_id = ?) OR (dst_type = 'entity' AND dst_id = ?))`,
+    );
+    const orphanEntities = [...candidateSlugs].filter(
+      (slug) =>
+        stillLinked.get(guildId, slug, ownedList) === undefined &&
+        (stillRelated.all(guildId, slug, slug) as { row_id: number }[]).every((r) =>
+          doomedSet.has(r.row_id),
+        ) &&
+        count('entities WHERE guild_id = ? AND slug = ?', guildId, slug) > 0,
+    );
     const quoted = c
       .stmt(
         `SELECT row_id, sources FROM facts f WHERE guild_id = ? AND id NOT IN (SELECT value FROM json_each(?))
@@ -71,58 +103,6 @@ export class UserPurge {
       sourcesStripped += sources.length - kept.length;
       return { rowId: f.row_id, sources: JSON.stringify(kept) };
     });
-
-    // Entities that only the doomed facts and relations mention (a place the user lives, a pet's
-    // name, their own name as a person entity) are the user's words too: they go with them.
-    const candidates = new Set<string>();
-    for (const r of c
-      .stmt(
-        `SELECT DISTINCT e.value AS slug FROM facts f, json_each(f.entity_slugs) e
-           WHERE f.guild_id = ? AND f.id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(guildId, ownedList) as { slug: string }[])
-      candidates.add(r.slug);
-    for (const r of relations)
-      if (doomedRelations.includes(r.row_id)) {
-        if (r.src_type === 'entity') candidates.add(r.src_id);
-        if (r.dst_type === 'entity') candidates.add(r.dst_id);
-      }
-    for (const r of c
-      .stmt(
-        `SELECT DISTINCT node_id FROM links WHERE guild_id = ? AND node_type = 'entity'
-           AND fact_id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(guildId, ownedList) as { node_id: string }[])
-      candidates.add(r.node_id);
-    const doomedList = JSON.stringify(doomedRelations);
-    const stillUsed = c.stmt(
-      `SELECT EXISTS (SELECT 1 FROM facts f, json_each(f.entity_slugs) e WHERE f.guild_id = ? AND e.value = ?
-           AND f.id NOT IN (SELECT value FROM json_each(?)))
-         OR EXISTS (SELECT 1 FROM relations WHERE guild_id = ?
-           AND ((src_type = 'entity' AND src_id = ?) OR (dst_type = 'entity' AND dst_id = ?))
-           AND row_id NOT IN (SELECT value FROM json_each(?)))
-         OR EXISTS (SELECT 1 FROM links WHERE guild_id = ? AND node_type = 'entity' AND node_id = ?
-           AND fact_id NOT IN (SELECT value FROM json_each(?))) AS used`,
-    );
-    const orphanEntities = [...candidates].filter(
-      (slug) =>
-        (
-          stillUsed.get(
-            guildId,
-            slug,
-            ownedList,
-            guildId,
-            slug,
-            slug,
-            doomedList,
-            guildId,
-            slug,
-            ownedList,
-          ) as {
-            used: number;
-          }
-        ).used === 0,
-    );
 
     // Profile digests of other subjects (or the server) summarise facts the user stated about them,
     // so they may quote the user: they are dropped too and regenerate from what remains.
@@ -164,6 +144,7 @@ export class UserPurge {
       messages: messageIds.length,
       sourcesStripped,
       entitiesUnlinked: count('entities WHERE guild_id = ? AND linked_user_id = ?', guildId, userId),
+      entities: orphanEntities.length,
     };
     const optOutKept = count('opt_outs WHERE guild_id = ? AND user_id = ?', guildId, userId) > 0;
     const report: PurgeReport = { guildId, userId, dryRun, ...counts, budgetRows: 0, optOutKept };
@@ -198,15 +179,12 @@ export class UserPurge {
       guildId,
       userId,
     );
-    const orphanList = idList(orphanEntities);
-    c.stmt('DELETE FROM entity_aliases WHERE guild_id = ? AND slug IN (SELECT value FROM json_each(?))').run(
-      guildId,
-      orphanList,
-    );
-    c.stmt('DELETE FROM entities WHERE guild_id = ? AND slug IN (SELECT value FROM json_each(?))').run(
-      guildId,
-      orphanList,
-    );
+    const dropEntity = c.stmt('DELETE FROM entities WHERE guild_id = ? AND slug = ?');
+    const dropEntityAliases = c.stmt('DELETE FROM entity_aliases WHERE guild_id = ? AND slug = ?');
+    for (const slug of orphanEntities) {
+      dropEntity.run(guildId, slug);
+      dropEntityAliases.run(guildId, slug);
+    }
     // FTS5 secure-delete removes the rows' postings but may keep a deleted term's bytes in a
     // segment leaf; merging every segment rewrites the index without them.
     if (counts.facts > 0) c.stmt("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')").run();

@@ -43,6 +43,8 @@ export interface PurgeReport {
   readonly messages: number;
   readonly sourcesStripped: number;
   readonly entitiesUnlinked: number;
+  /** Entities no other fact or relation refers to once the member's are gone. */
+  readonly entities: number;
   readonly budgetRows: number;
   /** The opt-out record is kept so consent survives the purge; `setOptOut(false)` removes it. */
   readonly optOutKept: boolean;

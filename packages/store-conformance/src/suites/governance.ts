@@ -105,6 +105,17 @@ async function seedPurgeScene(s: MemoryStore) {
     at: at(0),
   });
   await s.graph.linkEntityToUser(G1, 'ali', 'alice');
+  // An entity only Alice's statement mentions (purged with it), and one Carol's own fact mentions (kept).
+  for (const [slug, name] of [
+    ['xylotrumpet', 'Xylotrumpet'],
+    ['sourdough', 'Sourdough'],
+  ] as const) {
+    await s.graph.upsertEntity({ guildId: G1, slug, name, kind: 'concept', aliases: [slug], at: at(0) });
+  }
+  await s.graph.addLinks([
+    makeLink(aliceSaysCarol, { nodeType: 'entity', nodeId: 'xylotrumpet', kind: 'about_entity' }),
+    makeLink(carolFact, { nodeType: 'entity', nodeId: 'sourdough', kind: 'about_entity' }),
+  ]);
   await s.aliases.upsert({
     guildId: G1,
     alias: 'alice',
@@ -221,6 +232,7 @@ export function governanceSuite(o: ConformanceOptions): void {
           messages: 2,
           sourcesStripped: 1,
           entitiesUnlinked: 1,
+          entities: 1,
         });
         expect(report.relations).toBeGreaterThanOrEqual(2);
         expect(report.vectors).toBe(3);
@@ -261,6 +273,10 @@ export function governanceSuite(o: ConformanceOptions): void {
         );
         expect(rels.map((r) => r.verb)).toEqual(['likes']);
         expect(await s.graph.entitiesLinkedTo(G1, ['alice'])).toEqual([]);
+        expect(
+          (await s.graph.getEntities(G1, ['xylotrumpet', 'sourdough', 'ali'])).map((e) => e.slug),
+        ).toEqual(['sourdough', 'ali']);
+        expect(await s.graph.findEntitiesByAlias(G1, ['xylotrumpet'])).toEqual([]);
         const [carol] = await s.facts.get(G1, [scene.carolFact.id]);
         expect(carol?.sources.map((x) => x.authorId)).toEqual(['carol']);
         expect(
@@ -325,7 +341,7 @@ export function governanceSuite(o: ConformanceOptions): void {
           totalFacts: 6,
           activeFacts: 5,
           users: 2,
-          entities: 1,
+          entities: 3,
           relations: 3,
           aliases: 1,
           pending: 2,

@@ -108,8 +108,11 @@ export class InMemoryGovernanceStore implements GovernanceStore {
       messages: 0,
       sourcesStripped: 0,
       entitiesUnlinked: 0,
+      entities: 0,
     };
     const ops: (() => void)[] = [];
+    const doomedLinks = new Set<string>();
+    const doomedRelations = new Set<number>();
     for (const id of owned) {
       ops.push(() => s.facts.delete(key(guildId, id)));
       const h = s.history.get(key(guildId, id));
@@ -125,25 +128,16 @@ export class InMemoryGovernanceStore implements GovernanceStore {
     for (const [k, l] of s.links.entries()) {
       if (l.guildId === guildId && (owned.has(l.factId) || (l.nodeType === 'user' && l.nodeId === userId))) {
         report.links++;
+        doomedLinks.add(k);
         ops.push(() => s.links.delete(k));
       }
     }
-    // Entities that only the doomed facts and relations mention are the user's words too.
-    const entityCandidates = new Set<string>();
-    const doomedRelations = new Set<unknown>();
-    for (const id of owned)
-      for (const slug of s.facts.get(key(guildId, id))?.entitySlugs ?? []) entityCandidates.add(slug);
-    for (const l of s.links.values())
-      if (l.guildId === guildId && owned.has(l.factId) && l.nodeType === 'entity')
-        entityCandidates.add(l.nodeId);
     for (const [rowId, r] of s.relations.entries()) {
       if (r.guildId !== guildId) continue;
       const remaining = r.evidenceFactIds.filter((id) => !owned.has(id));
       if (touchesUser(r) || (r.evidenceFactIds.length > 0 && remaining.length === 0)) {
         report.relations++;
         doomedRelations.add(rowId);
-        if (r.srcType === 'entity') entityCandidates.add(r.srcId);
-        if (r.dstType === 'entity') entityCandidates.add(r.dstId);
         ops.push(() => s.relations.delete(rowId));
       } else if (remaining.length !== r.evidenceFactIds.length) {
         ops.push(() => s.relations.set(rowId, { ...r, evidenceFactIds: remaining }));
@@ -184,25 +178,37 @@ export class InMemoryGovernanceStore implements GovernanceStore {
         ops.push(() => s.facts.set(k, { ...f, sources: kept }));
       }
     }
-    const stillUsed = (slug: string) =>
-      [...s.facts.values()].some(
-        (f) => f.guildId === guildId && !owned.has(f.id) && f.entitySlugs.includes(slug),
-      ) ||
-      [...s.relations.entries()].some(
+    for (const [k, e] of s.entities.entries()) {
+      if (e.guildId === guildId && e.linkedUserId === userId) {
+        report.entitiesUnlinked++;
+        ops.push(() => s.entities.set(k, { ...e, linkedUserId: null }));
+      }
+    }
+    // Entities only the purged facts or relations point at would keep the member's words.
+    const candidates = new Set<string>();
+    for (const k of doomedLinks) {
+      const l = s.links.get(k);
+      if (l?.nodeType === 'entity') candidates.add(l.nodeId);
+    }
+    for (const rowId of doomedRelations) {
+      const r = s.relations.get(rowId);
+      if (r?.srcType === 'entity') candidates.add(r.srcId);
+      if (r?.dstType === 'entity') candidates.add(r.dstId);
+    }
+    for (const slug of candidates) {
+      const linked = [...s.links.entries()].some(
+        ([k, l]) =>
+          l.guildId === guildId && l.nodeType === 'entity' && l.nodeId === slug && !doomedLinks.has(k),
+      );
+      const related = [...s.relations.entries()].some(
         ([rowId, r]) =>
           r.guildId === guildId &&
           !doomedRelations.has(rowId) &&
           ((r.srcType === 'entity' && r.srcId === slug) || (r.dstType === 'entity' && r.dstId === slug)),
-      ) ||
-      [...s.links.values()].some(
-        (l) => l.guildId === guildId && !owned.has(l.factId) && l.nodeType === 'entity' && l.nodeId === slug,
       );
-    const orphans = new Set([...entityCandidates].filter((slug) => !stillUsed(slug)));
-    for (const [k, e] of s.entities.entries()) {
-      if (e.guildId !== guildId) continue;
-      if (e.linkedUserId === userId) report.entitiesUnlinked++;
-      if (orphans.has(e.slug)) ops.push(() => s.entities.delete(k));
-      else if (e.linkedUserId === userId) ops.push(() => s.entities.set(k, { ...e, linkedUserId: null }));
+      if (linked || related || !s.entities.has(key(guildId, slug))) continue;
+      report.entities++;
+      ops.push(() => s.entities.delete(key(guildId, slug)));
     }
     if (!dryRun) for (const op of ops) op();
     return {

@@ -1,0 +1,255 @@
+/**
+ * Child process of the recall and context suites (one per size, so peak RSS is per size):
+ *
+ *   node recall-worker.js seed  --backend=sqlite --location=/tmp/x.db --size=10000
+ *   node recall-worker.js query --backend=sqlite --location=/tmp/x.db --queries=300 --reps=3
+ *   node recall-worker.js context --backend=sqlite --location=/tmp/x.db --queries=300 --reps=3
+ *
+ * Prints one JSON line.
+ */
+import '@permafrost/store-sqlite';
+import { createMemory, type MessageEventInput } from '@permafrost/core';
+import { chatLine, makeMembers, makeQuestions, type Question } from '../community.js';
+import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
+import { type Backend, GUILD, openStore, seedGuild, storageUrl } from '../harness/seed.js';
+import { profileStore, profileTable } from '../harness/store-profile.js';
+import { median } from '../harness/suite.js';
+import { prng, summarize } from '../stats.js';
+
+const MEMBERS = 200;
+const CHANNEL = '1200000000000000001';
+
+const args = parseArgs(process.argv.slice(2));
+const mode = args.get('_0');
+const backend = (args.get('backend') ?? 'sqlite') as Backend;
+const location = args.get('location') ?? '';
+const members = makeMembers(MEMBERS);
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+function openMemory() {
+  return createMemory({
+    storage: storageUrl(backend, location),
+    llm: null,
+    embeddings: 'hashing',
+    workers: { enabled: false },
+  });
+}
+
+async function seed(): Promise<unknown> {
+  const store = await openStore(backend, location);
+  try {
+    const size = Number(args.get('size'));
+    return { ...(await seedGuild(store, size, members)), size };
+  } finally {
+    await store.close();
+  }
+}
+
+/** promptContext and recall latency, interleaved per question, several repetitions. */
+async function query(): Promise<unknown> {
+  const n = Number(args.get('queries') ?? 300);
+  const reps = Number(args.get('reps') ?? 3);
+  const rssStart = rssMiB();
+  const memory = openMemory();
+  const questions = makeQuestions(n + 30, members);
+  const warm = questions.slice(0, 30);
+  const timedQs = questions.slice(30);
+  const pc = (q: Question) =>
+    memory.promptContext({
+      guildId: GUILD,
+      askerId: q.askerId,
+      text: q.text,
+      mentionedIds: [...q.mentioned],
+    });
+  const rc = (q: Question) =>
+    memory.recall({
+      guildId: GUILD,
+      text: q.text,
+      subjectIds: [q.askerId, ...q.mentioned],
+      includeServer: true,
+    });
+  let factsInBlocks = 0;
+  for (const q of warm) {
+    await pc(q);
+    await rc(q);
+  }
+  const pcAll: number[] = [];
+  const rcAll: number[] = [];
+  const pcP95: number[] = [];
+  const rcP95: number[] = [];
+  const pcP50: number[] = [];
+  const rcP50: number[] = [];
+  const rssSamples: number[] = [];
+  let rssSplit: ReturnType<typeof rssBreakdownMiB> = null;
+  for (let r = 0; r < reps; r++) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (const q of timedQs) {
+      a.push(
+        await timed(async () => {
+          const ctx = await pc(q);
+          factsInBlocks += ctx.facts.length;
+        }),
+      );
+      b.push(await timed(() => rc(q)));
+    }
+    rssSamples.push(rssMiB());
+    rssSplit = rssBreakdownMiB();
+    pcAll.push(...a);
+    rcAll.push(...b);
+    pcP95.push(summarize(a).p95);
+    rcP95.push(summarize(b).p95);
+    pcP50.push(summarize(a).p50);
+    rcP50.push(summarize(b).p50);
+  }
+  await memory.close({ drain: false });
+  // Where a promptContext's time goes: a separate pass through a store that times every call.
+  const profiled = profileStore(await openStore(backend, location));
+  const pm = createMemory(
+    { storage: storageUrl(backend, location), llm: null, embeddings: 'hashing', workers: { enabled: false } },
+    { store: profiled.store },
+  );
+  const profQs = timedQs.slice(0, Math.min(100, timedQs.length));
+  for (const q of warm)
+    await pm.promptContext({
+      guildId: GUILD,
+      askerId: q.askerId,
+      text: q.text,
+      mentionedIds: [...q.mentioned],
+    });
+  profiled.calls.clear();
+  const tp = performance.now();
+  for (const q of profQs)
+    await pm.promptContext({
+      guildId: GUILD,
+      askerId: q.askerId,
+      text: q.text,
+      mentionedIds: [...q.mentioned],
+    });
+  const profiledMeanMs = (performance.now() - tp) / profQs.length;
+  await pm.close({ drain: false });
+  return {
+    storeProfile: {
+      requests: profQs.length,
+      meanPromptContextMs: profiledMeanMs,
+      calls: profileTable(profiled, profQs.length),
+    },
+    promptContext: {
+      samples: pcAll,
+      summary: summarize(pcAll),
+      p50: median(pcP50),
+      p95: median(pcP95),
+      perRepP95: pcP95,
+    },
+    recall: {
+      samples: rcAll,
+      summary: summarize(rcAll),
+      p50: median(rcP50),
+      p95: median(rcP95),
+      perRepP95: rcP95,
+    },
+    meanFactsPerPromptContext: factsInBlocks / (reps * timedQs.length),
+    rssStartMiB: rssStart,
+    rssAfterMiB: Math.max(...rssSamples),
+    rssSplitMiB: rssSplit,
+    peakRssMiB: peakRssMiB(),
+  };
+}
+
+/** context() in instant and normal modes, interleaved; every normal call triggers long-term (mention), cache misses. */
+async function context(): Promise<unknown> {
+  const n = Number(args.get('queries') ?? 300);
+  const reps = Number(args.get('reps') ?? 3);
+  const memory = openMemory();
+  // A live channel: the hot tier holds its last messages.
+  const rand = prng(5);
+  const base = Date.now() - 3_600_000;
+  const events: MessageEventInput[] = Array.from({ length: 200 }, (_, i) => {
+    const m = members[i % members.length] as (typeof members)[number];
+    return {
+      messageId: String(1400000000000000000n + BigInt(i)),
+      guildId: GUILD,
+      channelId: CHANNEL,
+      authorId: m.id,
+      authorUsername: m.username,
+      authorDisplayName: m.name,
+      content: chatLine(rand, members[(i * 7) % members.length] as (typeof members)[number]),
+      createdAt: new Date(base + i * 1000),
+    };
+  });
+  for (const e of events) await memory.observe(e);
+  const questions = makeQuestions(reps * n + 30, members, 9).map((q, i) => ({
+    ...q,
+    // unique text per call: every normal-mode call is a cache miss
+    text: `${q.text} (${i})`,
+    mentioned: q.mentioned.length > 0 ? q.mentioned : [members[i % members.length]?.id as string],
+  }));
+  const call = (q: (typeof questions)[number], mode: 'instant' | 'normal') =>
+    memory.context({
+      guildId: GUILD,
+      channelId: CHANNEL,
+      askerId: q.askerId,
+      text: q.text,
+      mode,
+      mentionedIds: [...q.mentioned],
+    });
+  for (const q of questions.slice(0, 30)) {
+    await call(q, 'instant');
+    await call(q, 'normal');
+  }
+  const inst: number[] = [];
+  const norm: number[] = [];
+  const instP95: number[] = [];
+  const normP95: number[] = [];
+  let cached = 0;
+  let longTermUsed = 0;
+  for (let r = 0; r < reps; r++) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (const q of questions.slice(30 + r * n, 30 + (r + 1) * n)) {
+      a.push(await timed(() => call(q, 'instant')));
+      b.push(
+        await timed(async () => {
+          const c = await call(q, 'normal');
+          if (c.cached) cached++;
+          if (c.longTerm) longTermUsed++;
+        }),
+      );
+    }
+    inst.push(...a);
+    norm.push(...b);
+    instP95.push(summarize(a).p95);
+    normP95.push(summarize(b).p95);
+  }
+  await memory.close({ drain: false });
+  return {
+    instant: { samples: inst, summary: summarize(inst), p95: median(instP95), perRepP95: instP95 },
+    normal: { samples: norm, summary: summarize(norm), p95: median(normP95), perRepP95: normP95 },
+    normalCalls: norm.length,
+    normalCached: cached,
+    normalWithLongTerm: longTermUsed,
+    peakRssMiB: peakRssMiB(),
+  };
+}
+
+const modes: Record<string, () => Promise<unknown>> = { seed, query, context };
+const run = mode ? modes[mode] : undefined;
+if (!run) {
+  process.stderr.write('usage: recall-worker.js seed|query|context --backend --location ...\n');
+  process.exit(2);
+}
+run().then(
+  (r) => {
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

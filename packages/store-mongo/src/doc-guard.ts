@@ -1,0 +1,319 @@
+import { ErrorCode, type Logger, MemoryError } from '@permafrost/core';
+import { type AnyBulkWriteOperation, type Collection, MongoBulkWriteError } from 'mongodb';
+import { KeyedLocks, sleep } from './keyed-locks.js';
+import type { RawDoc } from './mongo-context.js';
+import type { GuardedDoc, TokenDoc } from './mongo-docs.js';
+import { newEpoch } from './mongo-keys.js';
+import { changedFields } from './write-groups.js';
+
+/** Returned by a change function to delete the document. */
+export const DELETE: unique symbol = Symbol('delete');
+/** A change: the next full document, DELETE, or null for "leave it as it is". */
+export type Change<D> = D | typeof DELETE | null;
+
+export interface Outcome<D> {
+  readonly before: D | null;
+  readonly after: D | null;
+  readonly changed: boolean;
+}
+
+export interface GuardOptions<D> {
+  /** Runs while the document's version is held, just before the change is written. */
+  readonly beforeWrite?: (before: D, after: D | typeof DELETE) => Promise<void>;
+}
+
+interface GuardHost {
+  readonly logger: Logger | undefined;
+  wrote(collection: string): void;
+  session(): unknown;
+  opts(): object;
+  readMany<D extends { _id: string }>(coll: Collection<D>, ids: readonly string[]): Promise<Map<string, D>>;
+}
+
+const MAX_LEVELS = 8;
+const BUSY_MARGIN_MS = 30_000;
+
+/**
+ * Linearizable read-modify-write of documents on servers whose updates are not atomic.
+ *
+ * FerretDB applies every update by reading the document, changing it in Go and writing the
+ * whole document back, so two concurrent conditional updates can both "win". Inserting a
+ * document with a given `_id` IS atomic everywhere. Every guarded document therefore carries a
+ * version stamp `ep` (fresh for each version), and a writer must first insert the version token
+ * `<collection>|<_id>|<ep>|1`: of all writers that read that version, exactly one gets to change
+ * it. The winner re-reads the document (a token can outlive its version when the previous holder
+ * finished and deleted it), writes it with a new `ep`, and deletes the token.
+ *
+ * A writer that crashes while holding a token leaves it behind; once it is older than the TTL,
+ * contenders escalate to `|2`, `|3`, … (again by insert, so again exactly one wins). Tokens left
+ * after a completed write name a dead version and are swept at setup. Unguarded deletes (purge,
+ * prune) may remove a document at any time; a guarded write to it then matches nothing.
+ *
+ * Inside a session transaction (real MongoDB) a compare-and-set on `{_id, ep}` is used instead:
+ * the server's write-conflict detection serialises writers and aborts the transaction on a race.
+ */
+export class DocGuard {
+  readonly #host: GuardHost;
+  readonly #tokens: Collection<TokenDoc>;
+  readonly #ttlMs: number;
+  /** In-process locks per document (shared by every guard of one store). */
+  readonly locks: KeyedLocks;
+
+  constructor(host: GuardHost, tokens: Collection<TokenDoc>, ttlMs: number, locks?: KeyedLocks) {
+    this.#host = host;
+    this.#tokens = tokens;
+    this.#ttlMs = ttlMs;
+    this.locks = locks ?? new KeyedLocks();
+  }
+
+  async mutate<D extends GuardedDoc>(
+    coll: Collection<D>,
+    id: string,
+    change: (current: D | null) => Change<D>,
+    options: GuardOptions<D> = {},
+  ): Promise<Outcome<D>> {
+    const out = await this.mutateMany(coll, [id], (current) => change(current), options);
+    return out.get(id) as Outcome<D>;
+  }
+
+  /** Applies `change` to each document (it may be called again after a lost race: keep it pure). */
+  async mutateMany<D extends GuardedDoc>(
+    coll: Collection<D>,
+    ids: readonly string[],
+    change: (current: D | null, id: string) => Change<D>,
+    options: GuardOptions<D> = {},
+  ): Promise<Map<string, Outcome<D>>> {
+    const unique = [...new Set(ids)];
+    const out = new Map<string, Outcome<D>>();
+    if (unique.length === 0) return out;
+    this.#host.wrote(coll.collectionName);
+    if (this.#host.session()) {
+      for (const id of unique) out.set(id, await this.#inTransaction(coll, id, change, options));
+      return out;
+    }
+    const release = await this.locks.acquire(unique.map((id) => `${coll.collectionName}\u0000${id}`));
+    try {
+      let todo = unique;
+      const deadline = Date.now() + this.#ttlMs + BUSY_MARGIN_MS;
+      for (let round = 0; todo.length > 0; round++) {
+        if (round > 0) {
+          if (Date.now() > deadline)
+            throw new MemoryError(ErrorCode.STORE_BUSY, 'a document stayed locked by another writer');
+          await sleep(Math.min(2 ** round, 50) + Math.random() * 5);
+        }
+        todo = await this.#round(coll, todo, change, options, out);
+      }
+    } finally {
+      release();
+    }
+    return out;
+  }
+
+  /** Deletes tokens older than `ageMs` (left by crashed writers, or naming dead versions). */
+  async sweep(ageMs: number): Promise<number> {
+    const r = await this.#tokens.deleteMany({ at: { $lt: new Date(Date.now() - ageMs) } });
+    return r.deletedCount;
+  }
+
+  async #round<D extends GuardedDoc>(
+    coll: Collection<D>,
+    ids: readonly string[],
+    change: (current: D | null, id: string) => Change<D>,
+    options: GuardOptions<D>,
+    out: Map<string, Outcome<D>>,
+  ): Promise<string[]> {
+    const current = await this.#host.readMany(coll, ids);
+    const inserts: D[] = [];
+    const writes: { id: string; before: D; after: D | typeof DELETE }[] = [];
+    for (const id of ids) {
+      const before = current.get(id) ?? null;
+      const next = change(before, id);
+      if (next === null || (before === null && next === DELETE)) {
+        out.set(id, { before, after: before, changed: false });
+      } else if (before === null) {
+        inserts.push(stamp(next as D, id));
+      } else {
+        writes.push({ id, before, after: next === DELETE ? DELETE : stamp(next, id) });
+      }
+    }
+    const retry: string[] = [];
+    if (inserts.length > 0) {
+      const lost = await insertTolerant(coll as unknown as Collection<RawDoc>, inserts);
+      inserts.forEach((doc, i) => {
+        if (lost.has(i)) retry.push(doc._id);
+        else out.set(doc._id, { before: null, after: doc, changed: true });
+      });
+    }
+    if (writes.length === 0) return retry;
+    const held = await this.#acquire(
+      coll.collectionName,
+      writes.map((w) => ({ id: w.id, ep: w.before.ep })),
+    );
+    try {
+      // A token may name a version that another writer finished (and freed) meanwhile: only
+      // documents still at the version we hold are ours to write.
+      const won = writes.filter((w) => held.has(w.id));
+      const now =
+        won.length > 0
+          ? await this.#host.readMany(
+              coll,
+              won.map((w) => w.id),
+            )
+          : new Map<string, D>();
+      const mine = won.filter((w) => now.get(w.id)?.ep === w.before.ep);
+      const ours = new Set(mine);
+      for (const w of writes) if (!ours.has(w)) retry.push(w.id);
+      if (mine.length === 0) return retry;
+      if (options.beforeWrite) for (const w of mine) await options.beforeWrite(w.before, w.after);
+      for (const w of await this.#write(coll, mine)) {
+        if (w.landed) out.set(w.id, { before: w.before, after: w.after, changed: true });
+        else retry.push(w.id);
+      }
+    } finally {
+      const tokenIds = [...held.values()].flat();
+      if (tokenIds.length > 0)
+        await this.#tokens.deleteMany(
+          tokenIds.length === 1 ? { _id: tokenIds[0] as string } : { _id: { $in: tokenIds } },
+        );
+    }
+    return retry;
+  }
+
+  /**
+   * Writes changes to documents whose current version we hold. Filters are `{_id}` alone: that
+   * is the only update filter FerretDB pushes down to an index (any other field turns every
+   * write into a decode of the whole collection), and holding the version token already
+   * excludes every other guarded writer. All writes go in one unordered bulk command.
+   */
+  async #write<D extends GuardedDoc>(
+    coll: Collection<D>,
+    writes: readonly { id: string; before: D; after: D | typeof DELETE }[],
+  ): Promise<{ id: string; before: D; after: D | null; landed: boolean }[]> {
+    const rawColl = coll as unknown as Collection<RawDoc>;
+    const ep = newEpoch();
+    const ops: AnyBulkWriteOperation<RawDoc>[] = writes.map((w) =>
+      w.after === DELETE
+        ? { deleteOne: { filter: { _id: w.id } } }
+        : {
+            updateOne: {
+              filter: { _id: w.id },
+              update: { $set: { ...changedFields(w.before, w.after), ep } },
+            },
+          },
+    );
+    const r = await rawColl.bulkWrite(ops, { ordered: false });
+    let check: Map<string, D> | null = null;
+    if (r.matchedCount + r.deletedCount !== writes.length)
+      check = await this.#host.readMany(
+        coll,
+        writes.map((w) => w.id),
+      );
+    return writes.map((w) => {
+      const after = w.after === DELETE ? null : { ...w.after, ep };
+      const landed = check === null || (after === null ? !check.has(w.id) : check.get(w.id)?.ep === ep);
+      return { id: w.id, before: w.before, after, landed };
+    });
+  }
+
+  /** Inserts the version tokens; returns, per won document, every token id to delete afterwards. */
+  async #acquire(
+    collName: string,
+    items: readonly { id: string; ep: string }[],
+  ): Promise<Map<string, string[]>> {
+    const tokenId = (it: { id: string; ep: string }, level: number) =>
+      `${collName}|${it.id}|${it.ep}|${level}`;
+    const now = new Date();
+    const lost = await insertTolerant(
+      this.#tokens as unknown as Collection<RawDoc>,
+      items.map((it) => ({ _id: tokenId(it, 1), at: now })),
+    );
+    const held = new Map<string, string[]>();
+    for (const [i, it] of items.entries()) {
+      if (!lost.has(i)) {
+        held.set(it.id, [tokenId(it, 1)]);
+        continue;
+      }
+      for (let level = 1; level < MAX_LEVELS; level++) {
+        const existing = await this.#tokens.findOne({ _id: tokenId(it, level) });
+        if (!existing || Date.now() - existing.at.getTime() < this.#ttlMs) break;
+        this.#host.logger?.({
+          level: 'warn',
+          event: 'store.mongo.stale_version_token',
+          data: { collection: collName, level },
+        });
+        const up = await insertTolerant(this.#tokens as unknown as Collection<RawDoc>, [
+          { _id: tokenId(it, level + 1), at: new Date() },
+        ]);
+        if (up.size === 0) {
+          held.set(
+            it.id,
+            Array.from({ length: level + 1 }, (_, l) => tokenId(it, l + 1)),
+          );
+          break;
+        }
+      }
+    }
+    return held;
+  }
+
+  async #inTransaction<D extends GuardedDoc>(
+    coll: Collection<D>,
+    id: string,
+    change: (current: D | null, id: string) => Change<D>,
+    options: GuardOptions<D>,
+  ): Promise<Outcome<D>> {
+    const rawColl = coll as unknown as Collection<RawDoc>;
+    const opts = this.#host.opts();
+    const before = (await rawColl.findOne({ _id: id }, opts)) as D | null;
+    const next = change(before, id);
+    if (next === null || (before === null && next === DELETE))
+      return { before, after: before, changed: false };
+    if (before === null) {
+      const doc = stamp(next as D, id);
+      await rawColl.insertOne(doc, opts);
+      return { before, after: doc, changed: true };
+    }
+    const after = next === DELETE ? DELETE : stamp(next, id);
+    if (options.beforeWrite) await options.beforeWrite(before, after);
+    const filter = { _id: id, ep: before.ep };
+    const r =
+      after === DELETE
+        ? (await rawColl.deleteOne(filter, opts)).deletedCount
+        : (await rawColl.replaceOne(filter, after, opts)).matchedCount;
+    if (r !== 1) throw new MemoryError(ErrorCode.CONFLICT, 'a concurrent writer changed the document');
+    return { before, after: after === DELETE ? null : after, changed: true };
+  }
+}
+
+function stamp<D extends GuardedDoc>(doc: D, id: string): D {
+  return { ...doc, _id: id, ep: newEpoch() };
+}
+
+/** insertMany(ordered: false); returns the indexes that hit a duplicate key (other errors throw). */
+export async function insertTolerant(
+  coll: Collection<RawDoc>,
+  docs: readonly RawDoc[],
+  opts: object = {},
+): Promise<Set<number>> {
+  const lost = new Set<number>();
+  if (docs.length === 0) return lost;
+  try {
+    await coll.insertMany([...docs], { ordered: false, ...opts });
+  } catch (error) {
+    if (!(error instanceof MongoBulkWriteError)) {
+      if (isDuplicateKey(error) && docs.length === 1) return new Set([0]);
+      throw error;
+    }
+    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (errors.length === 0) throw error;
+    for (const e of errors) {
+      if (e.code !== 11000) throw error;
+      lost.add(e.index);
+    }
+  }
+  return lost;
+}
+
+export function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}

@@ -1,0 +1,64 @@
+import { type Bm25Doc, rankBm25 } from '@permafrost/core';
+import type { ClientSession, Collection, Document } from 'mongodb';
+import type { RawDoc } from './mongo-context.js';
+
+/** Size of a keyword corpus: documents and total number of terms. */
+export interface CorpusStats {
+  readonly docs: number;
+  readonly totalLength: number;
+}
+
+/**
+ * Corpus size in one pass that both servers run: a histogram of `termCount` with a single `$sum`
+ * accumulator (FerretDB computes only the first accumulator of a `$group`).
+ */
+export async function corpusStats(
+  coll: Collection<RawDoc>,
+  match: Document,
+  options: { session?: ClientSession },
+): Promise<CorpusStats> {
+  const rows = await coll
+    .aggregate<{ _id: number | null; n: number }>(
+      [{ $match: match }, { $group: { _id: '$termCount', n: { $sum: 1 } } }],
+      options,
+    )
+    .toArray();
+  let docs = 0;
+  let totalLength = 0;
+  for (const r of rows) {
+    docs += r.n;
+    totalLength += (r._id ?? 0) * r.n;
+  }
+  return { docs, totalLength };
+}
+
+/**
+ * BM25 exactly as core ranks it (and as SQLite FTS5 does), without reading the whole corpus:
+ * `matching` holds every corpus document that contains a query term (their document frequencies
+ * are exact), and the rest of the corpus only contributes its size, so it is stood in for by term-
+ * less documents plus one padding document carrying the remaining length (a term no query has).
+ */
+export function rankWithStats(
+  stats: CorpusStats,
+  matching: readonly Bm25Doc[],
+  candidates: readonly Bm25Doc[],
+  query: readonly string[],
+  limit: number,
+): { id: string; score: number }[] {
+  let pad = '\u0000pad';
+  while (query.includes(pad)) pad += '\u0000';
+  const restDocs = Math.max(0, stats.docs - matching.length);
+  const restLength = Math.max(0, stats.totalLength - matching.reduce((n, d) => n + d.terms.length, 0));
+  function* corpus(): Generator<Bm25Doc> {
+    yield* matching;
+    if (restDocs === 0) return;
+    yield { id: '', terms: new Array<string>(restLength).fill(pad) };
+    for (let i = 1; i < restDocs; i++) yield { id: '', terms: [] };
+  }
+  return rankBm25(corpus(), candidates, query, limit);
+}
+
+/** Query terms as data: strings only, deduplicated, for an `$in` list. */
+export function termList(terms: readonly unknown[]): string[] {
+  return [...new Set(terms.filter((t): t is string => typeof t === 'string'))];
+}

@@ -1,0 +1,142 @@
+import type { Alias, AliasStore } from '@permafrost/core';
+import type { Document } from 'mongodb';
+import { DELETE } from './doc-guard.js';
+import type { MongoContext } from './mongo-context.js';
+import type { AliasDoc, AliasEntry } from './mongo-docs.js';
+import { docKey, finite, prefixUpperBound, requireId, requireString, validDate } from './mongo-keys.js';
+
+export const aliasKey = (guildId: string, alias: string): string => docKey(guildId, alias);
+
+const byWeight = (a: Alias, b: Alias) =>
+  b.weight - a.weight || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.alias < b.alias ? -1 : 1);
+
+function aliasesOfDoc(d: AliasDoc): Alias[] {
+  return d.users.map((u) => ({
+    guildId: d.guildId,
+    alias: d.alias,
+    userId: u.userId,
+    source: u.source as Alias['source'],
+    weight: u.weight,
+    updatedAt: u.updatedAt,
+  }));
+}
+
+function entryOf(a: Alias): AliasEntry {
+  return {
+    userId: requireId(a.userId, 'userId'),
+    source: requireString(a.source, 'source'),
+    weight: finite(a.weight, 'weight'),
+    updatedAt: validDate(a.updatedAt, 'updatedAt'),
+  };
+}
+
+/**
+ * Merges aliases into their documents (one per guild + alias, listing its members): `merge`
+ * decides an entry from the current one (if any) and the incoming one.
+ */
+export async function writeAliases(
+  ctx: MongoContext,
+  aliases: readonly Alias[],
+  merge: (current: AliasEntry | undefined, incoming: AliasEntry) => AliasEntry,
+): Promise<void> {
+  const byDoc = new Map<string, { guildId: string; alias: string; entries: AliasEntry[] }>();
+  for (const a of aliases) {
+    const guildId = requireId(a.guildId, 'guildId');
+    const alias = requireId(a.alias, 'alias');
+    const k = aliasKey(guildId, alias);
+    const group = byDoc.get(k) ?? { guildId, alias, entries: [] };
+    group.entries.push(entryOf(a));
+    byDoc.set(k, group);
+  }
+  await ctx.guard.mutateMany(ctx.c.aliases, [...byDoc.keys()], (doc, key) => {
+    const group = byDoc.get(key) as { guildId: string; alias: string; entries: AliasEntry[] };
+    const users = [...(doc?.users ?? [])];
+    for (const incoming of group.entries) {
+      const i = users.findIndex((u) => u.userId === incoming.userId);
+      if (i < 0) users.push(incoming);
+      else users[i] = merge(users[i], incoming);
+    }
+    return { _id: key, ep: '', guildId: group.guildId, alias: group.alias, users };
+  });
+}
+
+/** Every alias of the guild (or of one member), flattened. */
+export async function guildAliases(ctx: MongoContext, guildId: string, userId?: string): Promise<Alias[]> {
+  const filter: Document = { guildId: { $eq: guildId } };
+  if (userId !== undefined) filter['users.userId'] = { $eq: userId };
+  const docs = (await ctx.c.aliases.find(filter, ctx.opts()).toArray()) as AliasDoc[];
+  return docs.flatMap(aliasesOfDoc).filter((a) => userId === undefined || a.userId === userId);
+}
+
+/** Removes a member from every alias of the guild; returns the entries removed. */
+export async function removeMemberAliases(
+  ctx: MongoContext,
+  guildId: string,
+  userId: string,
+): Promise<number> {
+  const docs = await ctx.c.aliases
+    .find(
+      { guildId: { $eq: guildId }, 'users.userId': { $eq: userId } },
+      { projection: { _id: 1 }, ...ctx.opts() },
+    )
+    .toArray();
+  let removed = 0;
+  const out = await ctx.guard.mutateMany(
+    ctx.c.aliases,
+    docs.map((d) => d._id),
+    (doc) => {
+      if (!doc || !doc.users.some((u) => u.userId === userId)) return null;
+      const users = doc.users.filter((u) => u.userId !== userId);
+      return users.length === 0 ? DELETE : { ...doc, users };
+    },
+  );
+  for (const o of out.values())
+    if (o.changed) removed += (o.before?.users ?? []).filter((u) => u.userId === userId).length;
+  return removed;
+}
+
+export class MongoAliasStore implements AliasStore {
+  readonly #ctx: MongoContext;
+
+  constructor(ctx: MongoContext) {
+    this.#ctx = ctx;
+  }
+
+  /** The kept weight is the max of old and new, the source follows it; updatedAt is refreshed. */
+  async upsert(alias: Alias): Promise<void> {
+    await this.#ctx.enter();
+    await writeAliases(this.#ctx, [alias], (current, incoming) =>
+      current && current.weight > incoming.weight ? { ...current, updatedAt: incoming.updatedAt } : incoming,
+    );
+  }
+
+  async find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
+    await this.#ctx.enter();
+    const key = aliasKey(requireString(guildId, 'guildId'), requireString(alias, 'alias'));
+    const doc = (await this.#ctx.readMany(this.#ctx.c.aliases, [key])).get(key);
+    return doc ? aliasesOfDoc(doc).sort(byWeight).slice(0, Math.max(0, limit)) : [];
+  }
+
+  /** A range on the alias (`$gte` prefix, `$lt` its successor): the prefix is data, never a pattern. */
+  async findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
+    await this.#ctx.enter();
+    const p = requireString(prefix, 'prefix');
+    const upper = prefixUpperBound(p);
+    const range: Document = upper === null ? { $gte: p } : { $gte: p, $lt: upper };
+    const docs = (await this.#ctx.c.aliases
+      .find({ guildId: { $eq: requireString(guildId, 'guildId') }, alias: range }, this.#ctx.opts())
+      .toArray()) as AliasDoc[];
+    return docs
+      .filter((d) => d.alias.startsWith(p))
+      .flatMap(aliasesOfDoc)
+      .sort(byWeight)
+      .slice(0, Math.max(0, limit));
+  }
+
+  async aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
+    await this.#ctx.enter();
+    return (
+      await guildAliases(this.#ctx, requireString(guildId, 'guildId'), requireString(userId, 'userId'))
+    ).sort(byWeight);
+  }
+}

@@ -1,0 +1,266 @@
+import { type Logger, ScopeGate } from '@permafrost/core';
+import type {
+  AnyBulkWriteOperation,
+  ClientSession,
+  Collection,
+  Db,
+  Document,
+  Filter,
+  MongoClient,
+} from 'mongodb';
+import { DocGuard } from './doc-guard.js';
+import { type Collections, collections } from './mongo-schema.js';
+
+/** What setup learned about the server (see mongo-probe.ts). */
+export interface ServerProfile {
+  /** The server says it is FerretDB (turns on point reads instead of `$in`, which it scans). */
+  readonly ferret: boolean;
+  /** Multi-document transactions commit and abort (replica set or sharded cluster). */
+  readonly transactions: boolean;
+  /** `$vectorSearch` is a known aggregation stage (Atlas / mongot). */
+  readonly vectorSearch: boolean;
+}
+
+export const UNPROBED: ServerProfile = { ferret: false, transactions: false, vectorSearch: false };
+
+interface TxScope {
+  readonly session: ClientSession | null;
+}
+
+const NO_HOOKS = { begin() {}, commit() {}, rollback() {} };
+const POINT_READ_CONCURRENCY = 16;
+/** Collections that stay small (working sets): one `$in` scan beats many point reads on FerretDB. */
+const SMALL = new Set([
+  'queue_buckets',
+  'batch_leases',
+  'reply_claims',
+  'active_modes',
+  'version_tokens',
+  'store_meta',
+]);
+
+/** Everything the role ports share: collections, the transaction scope, the guard and the profile. */
+export class MongoContext {
+  readonly client: MongoClient;
+  readonly db: Db;
+  readonly c: Collections;
+  readonly guard: DocGuard;
+  readonly logger: Logger | undefined;
+  readonly #gate: ScopeGate<TxScope>;
+  readonly #parent: MongoContext | null;
+  readonly #options: { logger?: Logger; guardTtlMs: number };
+  #profile: ServerProfile = UNPROBED;
+  #detached: MongoContext | null = null;
+  readonly #inFlight = new Map<string, Promise<unknown>>();
+  readonly #writes = new Map<string, number>();
+
+  constructor(
+    client: MongoClient,
+    db: Db,
+    options: { logger?: Logger; guardTtlMs: number },
+    parent: MongoContext | null = null,
+  ) {
+    this.client = client;
+    this.db = db;
+    this.c = parent ? parent.c : collections(db);
+    this.logger = options.logger;
+    this.#options = options;
+    this.#parent = parent;
+    this.#gate = parent ? parent.#gate : new ScopeGate<TxScope>();
+    this.guard = new DocGuard(this, this.c.tokens, options.guardTtlMs, parent?.guard.locks);
+  }
+
+  get profile(): ServerProfile {
+    return this.#parent ? this.#parent.profile : this.#profile;
+  }
+
+  set profile(profile: ServerProfile) {
+    if (this.#parent) this.#parent.profile = profile;
+    else this.#profile = profile;
+  }
+
+  /**
+   * The same store outside any session transaction (it still waits for a foreign scope to
+   * close). Queue work is coordination between processes: claims, completions and leases take
+   * effect on their own, and they rely on duplicate-key errors, which abort a transaction.
+   */
+  detached(): MongoContext {
+    this.#detached ??= this.#parent ? this : new MongoContext(this.client, this.db, this.#options, this);
+    return this.#detached;
+  }
+
+  /** Waits while another caller's transaction scope is open (in this process). */
+  async enter(): Promise<void> {
+    const wait = this.#gate.wait();
+    if (wait) await wait;
+  }
+
+  /** The session of the caller's atomic transaction, if any. */
+  session(): ClientSession | undefined {
+    if (this.#parent) return undefined;
+    return this.#gate.current()?.session ?? undefined;
+  }
+
+  /** Driver options carrying the transaction session (never `session: undefined`). */
+  opts(): { session?: ClientSession } {
+    const session = this.session();
+    return session ? { session } : {};
+  }
+
+  inScope(): boolean {
+    return this.#gate.current() !== undefined;
+  }
+
+  /**
+   * Atomic servers: a real session transaction (retried by the driver on transient errors),
+   * carried to every port call by AsyncLocalStorage. Otherwise fn runs alone in this process,
+   * without rollback. Nested calls join the outer scope.
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#gate.current()) return fn();
+    if (!this.profile.transactions) return this.#gate.run(() => ({ session: null }), fn, NO_HOOKS);
+    const session = this.client.startSession();
+    try {
+      return await this.#gate.run(
+        () => ({ session }),
+        () => session.withTransaction(() => fn()),
+        NO_HOOKS,
+      );
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  /**
+   * Documents by `_id`. FerretDB only indexes `{_id: x}`, and scans the whole collection for
+   * `$in`, so there it issues point reads (except on the small working-set collections, where
+   * one scan is cheaper); elsewhere one `$in` query.
+   */
+  async readMany<D extends { _id: string }>(
+    coll: Collection<D>,
+    ids: readonly string[],
+  ): Promise<Map<string, D>> {
+    const unique = [...new Set(ids)];
+    const out = new Map<string, D>();
+    if (unique.length === 0) return out;
+    const rawColl = raw(coll);
+    const session = this.session();
+    if (!this.profile.ferret || session || SMALL.has(coll.collectionName)) {
+      const filter: Filter<RawDoc> =
+        unique.length === 1 ? { _id: unique[0] as string } : { _id: { $in: unique } };
+      for (const doc of await rawColl.find(filter, this.opts()).toArray())
+        out.set(doc._id, doc as unknown as D);
+      return out;
+    }
+    await this.each(unique, async (id) => {
+      const doc = await rawColl.findOne({ _id: id });
+      if (doc) out.set(id, doc as unknown as D);
+    });
+    return out;
+  }
+
+  /**
+   * Replaces (or inserts) the document at `_id`. Two processes upserting a new `_id` at once can
+   * get a duplicate-key error (the other insert won); the retry then replaces it.
+   */
+  async upsert<D extends { _id: string }>(coll: Collection<D>, id: string, doc: Document): Promise<void> {
+    this.wrote(coll.collectionName);
+    const rawColl = raw(coll);
+    try {
+      await rawColl.replaceOne({ _id: id }, doc, { upsert: true, ...this.opts() });
+    } catch (error) {
+      if (this.session() || (error as { code?: unknown }).code !== 11000) throw error;
+      await rawColl.replaceOne({ _id: id }, doc, { upsert: true });
+    }
+  }
+
+  /** An idempotent bulk of upserts, re-run once when racing inserts made some fail with E11000. */
+  async bulkUpsert<D extends { _id: string }>(
+    coll: Collection<D>,
+    ops: AnyBulkWriteOperation<RawDoc>[],
+  ): Promise<void> {
+    if (ops.length === 0) return;
+    this.wrote(coll.collectionName);
+    const rawColl = raw(coll);
+    try {
+      await rawColl.bulkWrite(ops, { ordered: false, ...this.opts() });
+    } catch (error) {
+      const errors = (error as { writeErrors?: unknown }).writeErrors;
+      const list = (Array.isArray(errors) ? errors : [errors]) as { code?: unknown }[];
+      if (this.session() || errors === undefined || !list.every((e) => e?.code === 11000)) throw error;
+      await rawColl.bulkWrite(ops, { ordered: false });
+    }
+  }
+
+  /** Deletes documents by `_id` (point deletes on FerretDB for small sets); returns the count. */
+  async deleteIds<D extends { _id: string }>(coll: Collection<D>, ids: readonly string[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return 0;
+    this.wrote(coll.collectionName);
+    const rawColl = raw(coll);
+    if (this.profile.ferret && !this.session() && unique.length <= 8) {
+      const counts = await this.each(
+        unique,
+        async (id) => (await rawColl.deleteOne({ _id: id })).deletedCount,
+      );
+      return counts.reduce((a, b) => a + b, 0);
+    }
+    return (await rawColl.deleteMany({ _id: { $in: unique } }, this.opts())).deletedCount;
+  }
+
+  /**
+   * Single-flight for identical reads of a collection: a caller asking while the same read is in
+   * flight, and this process has not written to the collection since it started, shares its
+   * result. Outside transactions.
+   */
+  shared<T>(collection: string, key: string, read: () => Promise<T>): Promise<T> {
+    if (this.session()) return read();
+    const root = this.#parent ?? this;
+    // A read started before one of our own writes to the collection is not shared after it.
+    key = `${collection}|${root.#writes.get(collection) ?? 0}|${key}`;
+    const running = root.#inFlight.get(key) as Promise<T> | undefined;
+    if (running) return running;
+    const p = read().finally(() => root.#inFlight.delete(key));
+    root.#inFlight.set(key, p);
+    return p;
+  }
+
+  /** Records a write by this process to a collection (see `shared`). */
+  wrote(collection: string): void {
+    const root = this.#parent ?? this;
+    root.#writes.set(collection, (root.#writes.get(collection) ?? 0) + 1);
+  }
+
+  /** Independent reads: concurrently, or one after the other inside a session transaction. */
+  async all<T extends unknown[]>(...thunks: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+    if (!this.session()) return (await Promise.all(thunks.map((t) => t()))) as T;
+    const out: unknown[] = [];
+    for (const t of thunks) out.push(await t());
+    return out as T;
+  }
+
+  /** Runs fn over items with bounded concurrency (one at a time inside a session transaction). */
+  async each<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    const results = new Array<R>(items.length);
+    if (this.session()) {
+      for (let i = 0; i < items.length; i++) results[i] = await fn(items[i] as T, i);
+      return results;
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await fn(items[i] as T, i);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(POINT_READ_CONCURRENCY, items.length) }, worker));
+    return results;
+  }
+}
+
+/** Untyped view of a collection whose `_id`s are strings. */
+export type RawDoc = Document & { _id: string };
+
+export function raw<D extends { _id: string }>(coll: Collection<D>): Collection<RawDoc> {
+  return coll as unknown as Collection<RawDoc>;
+}

@@ -1,0 +1,269 @@
+import type {
+  ActiveMode,
+  ChannelStats,
+  ConversationStore,
+  MessageTextHit,
+  StoredMessage,
+} from '@permafrost/core';
+import type { Document } from 'mongodb';
+import { corpusStats, rankWithStats, termList } from './keyword-ranking.js';
+import { findBuckets } from './mongo-buckets.js';
+import { type MongoContext, raw } from './mongo-context.js';
+import type { MessageDoc } from './mongo-docs.js';
+import { requireIds, requireString, validDate } from './mongo-keys.js';
+import { CHRONOLOGICAL, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
+import { MongoPresence } from './mongo-presence.js';
+import { deleteMessages, withQueueState } from './mongo-queue-state.js';
+
+type Row = Pick<MessageDoc, '_id' | 'guildId' | 'messageId' | 'channelId' | 'subjectKey' | 'createdAt'>;
+const ROW = { _id: 1, guildId: 1, messageId: 1, channelId: 1, subjectKey: 1, createdAt: 1 } as const;
+
+export class MongoConversationStore implements ConversationStore {
+  readonly #ctx: MongoContext;
+  readonly #presence: MongoPresence;
+
+  constructor(ctx: MongoContext) {
+    this.#ctx = ctx;
+    this.#presence = new MongoPresence(ctx.detached());
+  }
+
+  /**
+   * The latest `limit` messages of a channel (before `beforeMessageId` when it is in the
+   * channel), or with `afterMessageId` the first `limit` after it (none when it is unknown).
+   */
+  async channelHistory(
+    guildId: string,
+    channelId: string,
+    options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
+  ): Promise<StoredMessage[]> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const channel = requireString(channelId, 'channelId');
+    const filter: Document = { guildId: { $eq: g }, channelId: { $eq: channel } };
+    const marks = [options.beforeMessageId, options.afterMessageId].map((id, i) =>
+      id === undefined
+        ? null
+        : messageKey(g, requireString(id, i === 0 ? 'beforeMessageId' : 'afterMessageId')),
+    );
+    const found = await this.#ctx.readMany(
+      this.#ctx.c.messages,
+      marks.filter((k): k is string => k !== null),
+    );
+    const [before, after] = marks.map((k) => {
+      const m = k === null ? undefined : found.get(k);
+      return m && m.channelId === channel ? m : undefined;
+    });
+    const bounds: Document[] = [];
+    if (before)
+      bounds.push({
+        $or: [
+          { createdAt: { $lt: before.createdAt } },
+          { createdAt: before.createdAt, messageId: { $lt: before.messageId } },
+        ],
+      });
+    if (options.afterMessageId === undefined)
+      return this.#latest(bounds.length > 0 ? { ...filter, $and: bounds } : filter, options.limit);
+    if (!after || options.limit <= 0) return [];
+    bounds.push({
+      $or: [
+        { createdAt: { $gt: after.createdAt } },
+        { createdAt: after.createdAt, messageId: { $gt: after.messageId } },
+      ],
+    });
+    const docs = await this.#ctx.c.messages
+      .find(
+        { ...filter, $and: bounds },
+        { sort: CHRONOLOGICAL, limit: Math.floor(options.limit), ...this.#ctx.opts() },
+      )
+      .toArray();
+    return withQueueState(this.#ctx, docs as MessageDoc[]);
+  }
+
+  async authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
+    await this.#ctx.enter();
+    return this.#latest(
+      {
+        guildId: { $eq: requireString(guildId, 'guildId') },
+        authorId: { $eq: requireString(authorId, 'authorId') },
+      },
+      limit,
+    );
+  }
+
+  async #latest(filter: Document, limit: number): Promise<StoredMessage[]> {
+    if (limit <= 0) return [];
+    const docs = await this.#ctx.c.messages
+      .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(limit), ...this.#ctx.opts() })
+      .toArray();
+    return withQueueState(this.#ctx, docs.reverse() as MessageDoc[]);
+  }
+
+  async channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
+    await this.#ctx.enter();
+    const where = {
+      guildId: { $eq: requireString(guildId, 'guildId') },
+      channelId: { $eq: requireString(channelId, 'channelId') },
+    };
+    const messages = this.#ctx.c.messages;
+    const o = this.#ctx.opts();
+    const [count, bots, first, last, authors] = await this.#ctx.all(
+      () => messages.countDocuments(where, o),
+      () => messages.countDocuments({ ...where, $or: [{ authorIsBot: true }, { kind: 'reply' }] }, o),
+      () => messages.findOne(where, { sort: CHRONOLOGICAL, projection: { createdAt: 1 }, ...o }),
+      () => messages.findOne(where, { sort: REVERSE_CHRONOLOGICAL, projection: { createdAt: 1 }, ...o }),
+      () => messages.distinct('authorId', where, o),
+    );
+    return {
+      count,
+      firstAt: first?.createdAt ?? null,
+      lastAt: last?.createdAt ?? null,
+      botMessages: bots,
+      uniqueAuthors: authors.length,
+    };
+  }
+
+  async searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
+    await this.#ctx.enter();
+    const list = termList(terms);
+    if (list.length === 0 || limit <= 0) return [];
+    const corpus = {
+      guildId: { $eq: requireString(guildId, 'guildId') },
+      rawStored: true,
+      kind: { $ne: 'session' },
+    };
+    const messages = raw(this.#ctx.c.messages);
+    const [matching, stats] = await this.#ctx.all(
+      () =>
+        messages.find({ ...corpus, terms: { $in: list } }, this.#ctx.opts()).toArray() as Promise<
+          MessageDoc[]
+        >,
+      () =>
+        this.#ctx.shared('messages', `stats|${corpus.guildId.$eq}`, () =>
+          corpusStats(messages, corpus, this.#ctx.opts()),
+        ),
+    );
+    const byId = new Map(matching.map((m) => [m.messageId, m]));
+    const docs = matching.map((m) => ({ id: m.messageId, terms: m.terms }));
+    const hits = rankWithStats(stats, docs, docs, terms, limit);
+    const rows = await withQueueState(
+      this.#ctx,
+      hits.map((h) => byId.get(h.id) as MessageDoc),
+    );
+    return hits.map((h, i) => ({ message: rows[i] as StoredMessage, score: h.score }));
+  }
+
+  async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const ids = requireIds(messageIds, 'messageId');
+    const found = await this.#ctx.readMany(
+      this.#ctx.c.messages,
+      ids.map((id) => messageKey(g, id)),
+    );
+    return withQueueState(
+      this.#ctx,
+      ids.flatMap((id) => {
+        const d = found.get(messageKey(g, id));
+        return d ? [d] : [];
+      }),
+    );
+  }
+
+  async prune(
+    guildId: string,
+    options: { readonly olderThan: Date; readonly maxPerChannel: number },
+  ): Promise<number> {
+    await this.#ctx.enter();
+    const cutoff = validDate(options.olderThan, 'olderThan').getTime();
+    const g = { guildId: { $eq: requireString(guildId, 'guildId') } };
+    const [rows, buckets] = await this.#ctx.all(
+      () => this.#rows({ ...g, kind: { $ne: 'session' } }),
+      () => findBuckets(this.#ctx, g),
+    );
+    const state = new Map<string, string>();
+    for (const b of buckets) for (const it of b.items) state.set(it.id, it.st);
+    const removable = (m: Row) => {
+      const st = state.get(m.messageId);
+      return st !== 'pending' && st !== 'claimed';
+    };
+    const doomed = new Set<string>();
+    const byChannel = new Map<string, Row[]>();
+    for (const m of rows) {
+      if (removable(m) && m.createdAt.getTime() < cutoff) doomed.add(m._id);
+      const list = byChannel.get(m.channelId) ?? [];
+      list.push(m);
+      byChannel.set(m.channelId, list);
+    }
+    for (const list of byChannel.values()) {
+      let count = list.filter((m) => !doomed.has(m._id)).length;
+      for (const m of list) {
+        if (count <= options.maxPerChannel) break;
+        if (doomed.has(m._id) || !removable(m)) continue;
+        doomed.add(m._id);
+        count--;
+      }
+    }
+    return deleteMessages(
+      this.#ctx,
+      rows.filter((m) => doomed.has(m._id)),
+    );
+  }
+
+  async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
+    await this.#ctx.enter();
+    const rows = await this.#rows({
+      guildId: { $eq: requireString(guildId, 'guildId') },
+      channelId: { $eq: requireString(channelId, 'channelId') },
+    });
+    const doomed = rows.slice(0, Math.max(0, rows.length - Math.max(0, keepLatest)));
+    return deleteMessages(this.#ctx, doomed);
+  }
+
+  async #rows(filter: Document): Promise<Row[]> {
+    const docs = await this.#ctx.c.messages
+      .find(filter, { sort: CHRONOLOGICAL, projection: ROW, ...this.#ctx.opts() })
+      .toArray();
+    return docs as Row[];
+  }
+
+  tryClaim(input: {
+    readonly channelId: string;
+    readonly messageId: string;
+    readonly owner: string;
+    readonly now: Date;
+    readonly ttlMs: number;
+  }): Promise<boolean> {
+    return this.#presence.tryClaim(input);
+  }
+
+  releaseClaim(input: {
+    readonly channelId: string;
+    readonly messageId: string;
+    readonly owner: string;
+  }): Promise<boolean> {
+    return this.#presence.releaseClaim(input);
+  }
+
+  upsertMode(mode: ActiveMode): Promise<void> {
+    return this.#presence.upsertMode(mode);
+  }
+
+  touchMode(
+    key: { readonly instanceId: string; readonly guildId: string; readonly channelId: string },
+    at: Date,
+  ): Promise<boolean> {
+    return this.#presence.touchMode(key, at);
+  }
+
+  removeMode(key: {
+    readonly instanceId: string;
+    readonly guildId: string;
+    readonly channelId: string;
+  }): Promise<boolean> {
+    return this.#presence.removeMode(key);
+  }
+
+  listModes(options: { readonly activeSince: Date; readonly instanceId?: string }): Promise<ActiveMode[]> {
+    return this.#presence.listModes(options);
+  }
+}

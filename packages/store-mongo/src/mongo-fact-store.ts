@@ -1,0 +1,222 @@
+import {
+  ErrorCode,
+  type Fact,
+  type FactFilter,
+  type FactHistoryEntry,
+  type FactPatch,
+  type FactStore,
+  type ListFactsOptions,
+  MemoryError,
+  type Page,
+  type TextHit,
+  type UpdateFactOptions,
+} from '@permafrost/core';
+import type { Document } from 'mongodb';
+import { isDuplicateKey } from './doc-guard.js';
+import { corpusStats, rankWithStats, termList } from './keyword-ranking.js';
+import { type MongoContext, raw } from './mongo-context.js';
+import type { FactDoc, HistoryDoc } from './mongo-docs.js';
+import {
+  applyPatch,
+  factKey,
+  fromFactDoc,
+  fromHistoryDoc,
+  toFactDoc,
+  toHistoryDoc,
+} from './mongo-fact-mapping.js';
+import { factPasses, factQuery } from './mongo-filters.js';
+import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
+
+const conflict = () => new MemoryError(ErrorCode.CONFLICT, 'a fact with this id already exists');
+
+export class MongoFactStore implements FactStore {
+  readonly #ctx: MongoContext;
+
+  constructor(ctx: MongoContext) {
+    this.#ctx = ctx;
+  }
+
+  async insert(facts: readonly Fact[]): Promise<void> {
+    await this.#ctx.enter();
+    const docs = facts.map((f) => toFactDoc(f));
+    const ids = docs.map((d) => d._id);
+    if (new Set(ids).size !== ids.length) throw conflict();
+    this.#ctx.wrote('facts');
+    if ((await this.#ctx.readMany(this.#ctx.c.facts, ids)).size > 0) throw conflict();
+    const stamped = docs.map((d) => ({ ...d, ep: newEpoch() }));
+    try {
+      if (stamped.length > 0)
+        await this.#ctx.c.facts.insertMany(stamped, { ordered: true, ...this.#ctx.opts() });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      if (!this.#ctx.session()) {
+        // Lost a race with another writer: remove what this call inserted, then report the conflict.
+        const mine = stamped.map((d) => ({ _id: d._id, ep: d.ep }));
+        await this.#ctx.each(mine, (d) => raw(this.#ctx.c.facts).deleteOne(d));
+      }
+      throw new MemoryError(ErrorCode.CONFLICT, 'a fact with this id already exists', { cause: error });
+    }
+  }
+
+  async get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const wanted = requireIds(ids, 'fact id');
+    const found = await this.#ctx.readMany(
+      this.#ctx.c.facts,
+      wanted.map((id) => factKey(g, id)),
+    );
+    const out: Fact[] = [];
+    for (const id of wanted) {
+      const d = found.get(factKey(g, id));
+      if (d && d.guildId === g) out.push(fromFactDoc(d));
+    }
+    return out;
+  }
+
+  async update(
+    guildId: string,
+    id: string,
+    patch: FactPatch,
+    options: UpdateFactOptions,
+  ): Promise<Fact | null> {
+    await this.#ctx.enter();
+    const at = validDate(options.at, 'at');
+    const key = factKey(requireString(guildId, 'guildId'), requireString(id, 'fact id'));
+    const outcome = await this.#ctx.guard.mutate(this.#ctx.c.facts, key, (current) => {
+      if (!current) return null;
+      if (options.expectedVersion !== undefined && current.version !== options.expectedVersion) return null;
+      const next = applyPatch(fromFactDoc(current), patch);
+      return toFactDoc({ ...next, version: current.version + 1, updatedAt: at });
+    });
+    return outcome.changed && outcome.after ? fromFactDoc(outcome.after) : null;
+  }
+
+  async findByNormalizedText(
+    guildId: string,
+    subjectId: string | null,
+    normalizedText: string,
+  ): Promise<Fact | null> {
+    await this.#ctx.enter();
+    const filter = {
+      guildId: { $eq: requireString(guildId, 'guildId') },
+      subjectId: subjectId === null ? null : { $eq: requireString(subjectId, 'subjectId') },
+      normalizedText: { $eq: requireString(normalizedText, 'normalizedText') },
+      active: true,
+    };
+    const doc = await this.#ctx.c.facts.findOne(filter, { sort: { id: 1 }, ...this.#ctx.opts() });
+    return doc ? fromFactDoc(doc) : null;
+  }
+
+  async list(options: ListFactsOptions): Promise<Page<Fact>> {
+    await this.#ctx.enter();
+    const order = options.order ?? 'oldest';
+    if (order === 'random' && options.cursor !== undefined)
+      throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'random order cannot be paged with a cursor');
+    const limit = Math.max(0, Math.floor(options.limit));
+    const query = factQuery(options);
+    const facts = raw(this.#ctx.c.facts);
+    if (order === 'random') {
+      const ids = await facts.find(query, { projection: { _id: 1 }, ...this.#ctx.opts() }).toArray();
+      const picked = sample(
+        ids.map((d) => d._id as string),
+        limit,
+      );
+      const docs = await this.#ctx.readMany(this.#ctx.c.facts, picked);
+      return {
+        items: picked.flatMap((k) => (docs.has(k) ? [fromFactDoc(docs.get(k) as FactDoc)] : [])),
+        nextCursor: null,
+      };
+    }
+    const dir = order === 'newest' ? -1 : 1;
+    const paged: Document =
+      options.cursor === undefined
+        ? query
+        : { $and: [query, { id: { [dir === 1 ? '$gt' : '$lt']: requireString(options.cursor, 'cursor') } }] };
+    const docs = (await facts
+      .find(paged, { sort: { id: dir }, limit: limit + 1, ...this.#ctx.opts() })
+      .toArray()) as FactDoc[];
+    const page = docs.slice(0, limit).map(fromFactDoc);
+    const last = page[page.length - 1];
+    return { items: page, nextCursor: docs.length > limit && last ? last.id : null };
+  }
+
+  async topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
+    await this.#ctx.enter();
+    if (limit <= 0) return [];
+    const docs = (await raw(this.#ctx.c.facts)
+      .find(factQuery(filter), {
+        sort: { strength: -1, lastReinforcedAt: -1, id: 1 },
+        limit: Math.floor(limit),
+        ...this.#ctx.opts(),
+      })
+      .toArray()) as FactDoc[];
+    return docs.map(fromFactDoc);
+  }
+
+  async searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
+    await this.#ctx.enter();
+    const list = termList(terms);
+    if (list.length === 0 || limit <= 0) return [];
+    const guildId = requireString(filter.guildId, 'guildId');
+    const facts = raw(this.#ctx.c.facts);
+    const [matching, stats] = await this.#ctx.all(
+      () =>
+        facts
+          .find({ guildId: { $eq: guildId }, terms: { $in: list } }, this.#ctx.opts())
+          .toArray() as Promise<FactDoc[]>,
+      () =>
+        this.#ctx.shared('facts', `stats|${guildId}`, () =>
+          corpusStats(facts, { guildId: { $eq: guildId } }, this.#ctx.opts()),
+        ),
+    );
+    const byId = new Map(matching.map((d) => [d.id, d]));
+    const docs = matching.map((d) => ({ id: d.id, terms: d.terms }));
+    const candidates = docs.filter((d) => factPasses(byId.get(d.id) as FactDoc, filter));
+    return rankWithStats(stats, docs, candidates, terms, limit).map((h) => ({
+      fact: fromFactDoc(byId.get(h.id) as FactDoc),
+      score: h.score,
+    }));
+  }
+
+  async touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const when = validDate(at, 'at');
+    const keys = requireIds(ids, 'fact id').map((id) => factKey(g, id));
+    const out = await this.#ctx.guard.mutateMany(this.#ctx.c.facts, keys, (current) =>
+      current ? { ...current, lastReinforcedAt: when } : null,
+    );
+    return keys.filter((k) => out.get(k)?.changed).length;
+  }
+
+  async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
+    await this.#ctx.enter();
+    const docs = entries.map(toHistoryDoc);
+    if (docs.length > 0) await this.#ctx.c.history.insertMany(docs, { ordered: true, ...this.#ctx.opts() });
+  }
+
+  async history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
+    await this.#ctx.enter();
+    const docs = await this.#ctx.c.history
+      .find(
+        {
+          guildId: { $eq: requireString(guildId, 'guildId') },
+          factId: { $eq: requireId(factId, 'fact id') },
+        },
+        { sort: { at: 1, _id: 1 }, ...this.#ctx.opts() },
+      )
+      .toArray();
+    return docs.map((d) => fromHistoryDoc(d as HistoryDoc));
+  }
+}
+
+/** Uniform sample of up to `n` items without replacement (partial Fisher–Yates). */
+function sample<T>(items: T[], n: number): T[] {
+  const k = Math.min(n, items.length);
+  for (let i = 0; i < k; i++) {
+    const j = i + Math.floor(Math.random() * (items.length - i));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items.slice(0, k);
+}

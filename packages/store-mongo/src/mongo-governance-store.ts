@@ -1,0 +1,161 @@
+import type {
+  Digest,
+  GovernanceStore,
+  GuildSnapshot,
+  GuildStats,
+  ImportCounts,
+  PurgeReport,
+} from '@permafrost/core';
+import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
+import type { MongoContext } from './mongo-context.js';
+import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
+import { purgeUser } from './mongo-purge.js';
+import { exportGuild, importGuild } from './mongo-snapshot.js';
+import { guildStats, listGuildIds } from './mongo-stats.js';
+
+export class MongoGovernanceStore implements GovernanceStore {
+  readonly #ctx: MongoContext;
+
+  constructor(ctx: MongoContext) {
+    this.#ctx = ctx;
+  }
+
+  async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {
+    await this.#ctx.enter();
+    const g = requireId(guildId, 'guildId');
+    const u = requireId(userId, 'userId');
+    const key = optOutKey(g, u);
+    if (optedOut) {
+      const doc = { guildId: g, userId: u, at: validDate(at, 'at') };
+      await this.#ctx.upsert(this.#ctx.c.optOuts, key, doc);
+    } else {
+      await this.#ctx.c.optOuts.deleteOne({ _id: key }, this.#ctx.opts());
+    }
+  }
+
+  async isOptedOut(guildId: string, userId: string): Promise<boolean> {
+    await this.#ctx.enter();
+    const key = optOutKey(requireString(guildId, 'guildId'), requireString(userId, 'userId'));
+    return (await this.#ctx.readMany(this.#ctx.c.optOuts, [key])).has(key);
+  }
+
+  async optedOutUsers(guildId: string): Promise<string[]> {
+    await this.#ctx.enter();
+    const docs = await this.#ctx.c.optOuts
+      .find(
+        { guildId: { $eq: requireString(guildId, 'guildId') } },
+        { sort: { userId: 1 }, ...this.#ctx.opts() },
+      )
+      .toArray();
+    return docs.map((d) => d.userId);
+  }
+
+  async getDigest(guildId: string, subjectId: string | null): Promise<Digest | null> {
+    await this.#ctx.enter();
+    const key = digestKey(
+      requireString(guildId, 'guildId'),
+      subjectId === null ? null : requireString(subjectId, 'subjectId'),
+    );
+    const doc = (await this.#ctx.readMany(this.#ctx.c.digests, [key])).get(key);
+    return doc ? fromDigestDoc(doc) : null;
+  }
+
+  async putDigest(digest: Digest): Promise<void> {
+    await this.#ctx.enter();
+    const { _id, ...doc } = toDigestDoc(digest);
+    await this.#ctx.upsert(this.#ctx.c.digests, _id, doc);
+  }
+
+  async getCursor(guildId: string, key: string): Promise<string | null> {
+    await this.#ctx.enter();
+    const id = docKey(requireString(guildId, 'guildId'), requireString(key, 'cursor key'));
+    return (await this.#ctx.readMany(this.#ctx.c.cursors, [id])).get(id)?.value ?? null;
+  }
+
+  async setCursor(guildId: string, key: string, value: string): Promise<void> {
+    await this.#ctx.enter();
+    const g = requireId(guildId, 'guildId');
+    const k = requireId(key, 'cursor key');
+    const doc = { guildId: g, key: k, value: requireString(value, 'cursor value') };
+    await this.#ctx.upsert(this.#ctx.c.cursors, docKey(g, k), doc);
+  }
+
+  /** Each period counter is a guarded document: concurrent charges from several processes all count. */
+  async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
+    await this.#ctx.enter();
+    const g = requireId(guildId, 'guildId');
+    const n = finite(tokens, 'tokens');
+    const byKey = new Map(periods.map((p) => [docKey(g, requireId(p, 'period')), p]));
+    await this.#ctx.guard.mutateMany(this.#ctx.c.budgets, [...byKey.keys()], (current, key) =>
+      current
+        ? { ...current, tokens: current.tokens + n }
+        : { _id: key, ep: '', guildId: g, period: byKey.get(key) as string, tokens: n },
+    );
+  }
+
+  async tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const list = periods.map((p) => requireString(p, 'period'));
+    const found = await this.#ctx.readMany(
+      this.#ctx.c.budgets,
+      list.map((p) => docKey(g, p)),
+    );
+    const out: Record<string, number> = {};
+    for (const p of list) {
+      // defineProperty: a period named "__proto__" stays a plain key.
+      Object.defineProperty(out, p, {
+        value: found.get(docKey(g, p))?.tokens ?? 0,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    await this.#ctx.enter();
+    const id = docKey(null, requireString(key, 'meta key'));
+    return (await this.#ctx.readMany(this.#ctx.c.meta, [id])).get(id)?.value ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.#ctx.enter();
+    const k = requireId(key, 'meta key');
+    const doc = { guildId: null, key: k, value: requireString(value, 'meta value') };
+    await this.#ctx.upsert(this.#ctx.c.meta, docKey(null, k), doc);
+  }
+
+  async purgeUser(input: {
+    readonly guildId: string;
+    readonly userId: string;
+    readonly dryRun: boolean;
+  }): Promise<PurgeReport> {
+    await this.#ctx.enter();
+    const guildId = requireId(input.guildId, 'guildId');
+    const userId = requireId(input.userId, 'userId');
+    if (input.dryRun) return purgeUser(this.#ctx, guildId, userId, true);
+    return this.#ctx.transaction(() => purgeUser(this.#ctx, guildId, userId, false));
+  }
+
+  async exportGuild(guildId: string): Promise<GuildSnapshot> {
+    await this.#ctx.enter();
+    return exportGuild(this.#ctx, requireId(guildId, 'guildId'));
+  }
+
+  async importGuild(snapshot: GuildSnapshot): Promise<ImportCounts> {
+    await this.#ctx.enter();
+    return this.#ctx.transaction(() => importGuild(this.#ctx, snapshot));
+  }
+
+  async guildStats(guildId: string): Promise<GuildStats> {
+    await this.#ctx.enter();
+    return guildStats(this.#ctx, requireString(guildId, 'guildId'));
+  }
+
+  async listGuildIds(): Promise<string[]> {
+    await this.#ctx.enter();
+    return listGuildIds(this.#ctx);
+  }
+}

@@ -1,0 +1,223 @@
+import type {
+  Entity,
+  EntityUpsert,
+  GraphStore,
+  Link,
+  LinksForNodesOptions,
+  NodeRef,
+  Polarity,
+  Relation,
+  RelationUpsert,
+} from '@permafrost/core';
+import type { AnyBulkWriteOperation } from 'mongodb';
+import type { MongoContext, RawDoc } from './mongo-context.js';
+import type { EntityDoc, FactDoc, LinkDoc } from './mongo-docs.js';
+import { entitiesByAlias, indexEntityAliases } from './mongo-entity-aliases.js';
+import { factKey } from './mongo-fact-mapping.js';
+import { factPasses } from './mongo-filters.js';
+import { entityKey, fromEntityDoc, fromLinkDoc, toLinkDoc } from './mongo-graph-mapping.js';
+import { finite, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
+import { MongoRelations } from './mongo-relations.js';
+
+export class MongoGraphStore implements GraphStore {
+  readonly #ctx: MongoContext;
+  readonly #relations: MongoRelations;
+
+  constructor(ctx: MongoContext) {
+    this.#ctx = ctx;
+    this.#relations = new MongoRelations(ctx);
+  }
+
+  /** Insert-if-absent by natural key: an upsert that only sets fields on insert (no E11000 in transactions). */
+  async addLinks(links: readonly Link[]): Promise<void> {
+    await this.#ctx.enter();
+    const docs = new Map(links.map(toLinkDoc).map((d) => [d._id, d]));
+    if (docs.size === 0) return;
+    const ops: AnyBulkWriteOperation<RawDoc>[] = [...docs.values()].map(({ _id, ...rest }) => ({
+      updateOne: { filter: { _id }, update: { $setOnInsert: rest }, upsert: true },
+    }));
+    await this.#ctx.bulkUpsert(this.#ctx.c.links, ops);
+  }
+
+  /**
+   * Links of each node whose fact passes `validity`, newest facts first. Facts are checked lazily in
+   * id-descending chunks, so a node with many old links costs only the facts it returns.
+   */
+  async linksForNodes(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    options: LinksForNodesOptions,
+  ): Promise<Link[]> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const wanted = nodes.map((n) => ({
+      type: requireString(n.type, 'node type'),
+      id: requireString(n.id, 'node id'),
+    }));
+    const limit = Math.max(0, Math.floor(options.limitPerNode));
+    if (wanted.length === 0 || limit === 0) return [];
+    const docs = (await this.#ctx.c.links
+      .find(
+        { guildId: { $eq: g }, $or: wanted.map((n) => ({ nodeType: n.type, nodeId: n.id })) },
+        this.#ctx.opts(),
+      )
+      .toArray()) as LinkDoc[];
+    const states = wanted.map((n) => ({
+      links: docs
+        .filter((l) => l.nodeType === n.type && l.nodeId === n.id)
+        .sort((a, b) => (a.factId < b.factId ? 1 : a.factId > b.factId ? -1 : 0)),
+      pos: 0,
+      out: [] as LinkDoc[],
+    }));
+    const passes = new Map<string, boolean>();
+    const filter = { guildId: g, validity: options.validity ?? 'active' } as const;
+    for (;;) {
+      const need = new Set<string>();
+      for (const s of states) {
+        const missing = limit - s.out.length;
+        for (let i = s.pos; i < s.links.length && missing > 0 && i < s.pos + missing * 2; i++) {
+          const factId = (s.links[i] as LinkDoc).factId;
+          if (!passes.has(factId)) need.add(factId);
+        }
+      }
+      if (need.size > 0) {
+        const found = await this.#ctx.readMany(
+          this.#ctx.c.facts,
+          [...need].map((id) => factKey(g, id)),
+        );
+        for (const id of need) {
+          const f = found.get(factKey(g, id)) as FactDoc | undefined;
+          passes.set(id, f !== undefined && factPasses(f, filter));
+        }
+      }
+      let progressing = false;
+      for (const s of states) {
+        while (s.out.length < limit && s.pos < s.links.length) {
+          const l = s.links[s.pos] as LinkDoc;
+          const ok = passes.get(l.factId);
+          if (ok === undefined) break;
+          if (ok) s.out.push(l);
+          s.pos++;
+        }
+        if (s.out.length < limit && s.pos < s.links.length) progressing = true;
+      }
+      if (!progressing) break;
+    }
+    return states.flatMap((s) => s.out.map(fromLinkDoc));
+  }
+
+  async linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
+    await this.#ctx.enter();
+    const ids = requireIds(factIds, 'fact id');
+    if (ids.length === 0) return [];
+    const docs = await this.#ctx.c.links
+      .find({ guildId: { $eq: requireString(guildId, 'guildId') }, factId: { $in: ids } }, this.#ctx.opts())
+      .toArray();
+    return docs.map((d) => fromLinkDoc(d as LinkDoc));
+  }
+
+  upsertRelation(input: RelationUpsert): Promise<Relation> {
+    return this.#relations.upsert(input);
+  }
+
+  relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
+    return this.#relations.relationsOf(guildId, nodes, limitPerNode);
+  }
+
+  relationsTo(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    options: { readonly polarity?: Polarity; readonly limit: number },
+  ): Promise<Relation[]> {
+    return this.#relations.relationsTo(guildId, nodes, options);
+  }
+
+  dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
+    return this.#relations.dropEvidence(guildId, factIds, at);
+  }
+
+  async upsertEntity(input: EntityUpsert): Promise<Entity> {
+    await this.#ctx.enter();
+    const guildId = requireId(input.guildId, 'guildId');
+    const slug = requireId(input.slug, 'slug');
+    const at = validDate(input.at, 'at');
+    const aliases = input.aliases.map((a) => requireString(a, 'aliases'));
+    const fresh: EntityDoc = {
+      _id: '',
+      ep: '',
+      guildId,
+      slug,
+      name: requireString(input.name, 'name'),
+      kind: requireString(input.kind, 'kind'),
+      aliases: [...new Set(aliases)],
+      factCount: 0,
+      linkedUserId: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await indexEntityAliases(this.#ctx, guildId, slug, aliases);
+    const outcome = await this.#ctx.guard.mutate(this.#ctx.c.entities, entityKey(guildId, slug), (current) =>
+      current
+        ? { ...current, aliases: [...new Set([...current.aliases, ...aliases])], updatedAt: at }
+        : fresh,
+    );
+    return fromEntityDoc(outcome.after as EntityDoc);
+  }
+
+  async getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const wanted = requireIds(slugs, 'slug');
+    const found = await this.#ctx.readMany(
+      this.#ctx.c.entities,
+      wanted.map((s) => entityKey(g, s)),
+    );
+    return wanted.flatMap((s) => {
+      const d = found.get(entityKey(g, s));
+      return d ? [fromEntityDoc(d)] : [];
+    });
+  }
+
+  async findEntitiesByAlias(
+    guildId: string,
+    aliases: readonly string[],
+  ): Promise<{ alias: string; slug: string }[]> {
+    await this.#ctx.enter();
+    const list = requireIds(aliases, 'alias');
+    if (list.length === 0) return [];
+    return entitiesByAlias(this.#ctx, requireString(guildId, 'guildId'), list);
+  }
+
+  async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
+    await this.#ctx.enter();
+    const d = finite(delta, 'delta');
+    await this.#ctx.guard.mutate(
+      this.#ctx.c.entities,
+      entityKey(requireString(guildId, 'guildId'), requireString(slug, 'slug')),
+      (e) => (e ? { ...e, factCount: Math.max(0, e.factCount + d) } : null),
+    );
+  }
+
+  async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
+    await this.#ctx.enter();
+    const user = userId === null ? null : requireString(userId, 'userId');
+    await this.#ctx.guard.mutate(
+      this.#ctx.c.entities,
+      entityKey(requireString(guildId, 'guildId'), requireString(slug, 'slug')),
+      (e) => (e ? { ...e, linkedUserId: user } : null),
+    );
+  }
+
+  async entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
+    await this.#ctx.enter();
+    const ids = requireIds(userIds, 'userId');
+    if (ids.length === 0) return [];
+    const docs = await this.#ctx.c.entities
+      .find(
+        { guildId: { $eq: requireString(guildId, 'guildId') }, linkedUserId: { $in: ids } },
+        { sort: { createdAt: 1, slug: 1 }, ...this.#ctx.opts() },
+      )
+      .toArray();
+    return docs.map((d) => fromEntityDoc(d as EntityDoc));
+  }
+}

@@ -1,0 +1,190 @@
+import {
+  MAX_EVIDENCE,
+  type NodeRef,
+  type Polarity,
+  type Relation,
+  type RelationUpsert,
+  relationBaseWeight,
+} from '@permafrost/core';
+import type { Document } from 'mongodb';
+import { DELETE } from './doc-guard.js';
+import type { MongoContext } from './mongo-context.js';
+import type { RelationDoc } from './mongo-docs.js';
+import { activeRelationKey, endedRelationKey, fromRelationDoc } from './mongo-graph-mapping.js';
+import {
+  finite,
+  newEpoch,
+  randomToken,
+  requireId,
+  requireIds,
+  requireString,
+  validDate,
+} from './mongo-keys.js';
+
+const byWeight = (a: RelationDoc, b: RelationDoc) =>
+  b.weight - a.weight || b.updatedAt.getTime() - a.updatedAt.getTime() || (a._id < b._id ? -1 : 1);
+
+const nodeOf = (n: NodeRef) => ({ type: requireString(n.type, 'node type'), id: requireId(n.id, 'node id') });
+
+/**
+ * Typed relations. The active edge of (src, dst, verb) is the document at `activeRelationKey`, so
+ * there is at most one without a partial unique index; merges are guarded read-modify-writes.
+ * Ending an edge copies it to its `endedRelationKey` (idempotent upsert) while holding the active
+ * version, then deletes the active document: a crash in between leaves the edge active and the
+ * retry converges on the same ended copy.
+ */
+export class MongoRelations {
+  readonly #ctx: MongoContext;
+
+  constructor(ctx: MongoContext) {
+    this.#ctx = ctx;
+  }
+
+  async upsert(input: RelationUpsert): Promise<Relation> {
+    await this.#ctx.enter();
+    const at = validDate(input.at, 'at');
+    const confidence = finite(input.confidence, 'confidence');
+    const evidenceFactId = requireString(input.evidenceFactId, 'evidenceFactId');
+    const src = nodeOf(input.src);
+    const dst = nodeOf(input.dst);
+    const identity = {
+      guildId: requireId(input.guildId, 'guildId'),
+      srcType: src.type as Relation['srcType'],
+      srcId: src.id,
+      dstType: dst.type as Relation['dstType'],
+      dstId: dst.id,
+      verb: requireId(input.verb, 'verb'),
+    };
+    const rid = randomToken();
+    const outcome = await this.#ctx.guard.mutate(
+      this.#ctx.c.relations,
+      activeRelationKey(identity),
+      (current) => {
+        if (current) {
+          const occurrences = current.occurrences + 1;
+          const merged = Math.max(current.confidence, confidence);
+          return {
+            ...current,
+            occurrences,
+            confidence: merged,
+            evidenceFactIds: [
+              ...current.evidenceFactIds.filter((id) => id !== evidenceFactId),
+              evidenceFactId,
+            ].slice(-MAX_EVIDENCE),
+            weight: relationBaseWeight(occurrences, merged),
+            updatedAt: at,
+          };
+        }
+        return {
+          _id: '',
+          ep: '',
+          rid,
+          ...identity,
+          polarity: requireString(input.polarity, 'polarity'),
+          weight: relationBaseWeight(1, confidence),
+          occurrences: 1,
+          confidence,
+          evidenceFactIds: [evidenceFactId],
+          validFrom: at,
+          validUntil: null,
+          updatedAt: at,
+        };
+      },
+    );
+    return fromRelationDoc(outcome.after as RelationDoc);
+  }
+
+  async relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
+    await this.#ctx.enter();
+    const wanted = nodes.map(nodeOf);
+    if (wanted.length === 0 || limitPerNode <= 0) return [];
+    const touching = wanted.flatMap((n) => [
+      { srcType: n.type, srcId: n.id },
+      { dstType: n.type, dstId: n.id },
+    ]);
+    const docs = await this.#active(requireString(guildId, 'guildId'), { $or: touching });
+    const seen = new Set<string>();
+    const out: Relation[] = [];
+    for (const n of wanted) {
+      const mine = docs
+        .filter(
+          (r) => (r.srcType === n.type && r.srcId === n.id) || (r.dstType === n.type && r.dstId === n.id),
+        )
+        .sort(byWeight)
+        .slice(0, limitPerNode);
+      for (const r of mine) {
+        if (seen.has(r._id)) continue;
+        seen.add(r._id);
+        out.push(fromRelationDoc(r));
+      }
+    }
+    return out;
+  }
+
+  async relationsTo(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    options: { readonly polarity?: Polarity; readonly limit: number },
+  ): Promise<Relation[]> {
+    await this.#ctx.enter();
+    const wanted = nodes.map(nodeOf);
+    if (wanted.length === 0 || options.limit <= 0) return [];
+    const extra: Document = {
+      $or: wanted.map((n) => ({ dstType: n.type, dstId: n.id })),
+      ...(options.polarity === undefined
+        ? {}
+        : { polarity: { $eq: requireString(options.polarity, 'polarity') } }),
+    };
+    const docs = await this.#active(requireString(guildId, 'guildId'), extra);
+    return docs.sort(byWeight).slice(0, options.limit).map(fromRelationDoc);
+  }
+
+  async dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
+    await this.#ctx.enter();
+    const when = validDate(at, 'at');
+    const ids = requireIds(factIds, 'fact id');
+    if (ids.length === 0) return 0;
+    const drop = new Set(ids);
+    const docs = await this.#active(requireString(guildId, 'guildId'), { evidenceFactIds: { $in: ids } });
+    const relations = this.#ctx.c.relations;
+    const results = await this.#ctx.each(docs, async (doc) => {
+      const outcome = await this.#ctx.guard.mutate(
+        relations,
+        doc._id,
+        (current) => {
+          if (!current || current.validUntil !== null) return null;
+          if (!current.evidenceFactIds.some((id) => drop.has(id))) return null;
+          const evidence = current.evidenceFactIds.filter((id) => !drop.has(id));
+          if (evidence.length === 0) return DELETE;
+          return {
+            ...current,
+            evidenceFactIds: evidence,
+            weight: Math.round(current.weight * 0.8 * 1e6) / 1e6,
+            updatedAt: when,
+          };
+        },
+        {
+          beforeWrite: async (before, after) => {
+            if (after !== DELETE) return;
+            const ended: RelationDoc = {
+              ...before,
+              evidenceFactIds: [],
+              validUntil: when,
+              updatedAt: when,
+              ep: newEpoch(),
+            };
+            ended._id = endedRelationKey(ended);
+            await this.#ctx.upsert(relations, ended._id, ended);
+          },
+        },
+      );
+      return outcome.changed;
+    });
+    return results.filter(Boolean).length;
+  }
+
+  async #active(guildId: string, extra: Document): Promise<RelationDoc[]> {
+    const filter = { guildId: { $eq: guildId }, validUntil: null, ...extra };
+    return (await this.#ctx.c.relations.find(filter, this.#ctx.opts()).toArray()) as RelationDoc[];
+  }
+}

@@ -1,0 +1,141 @@
+import type { Collection, Db, IndexDescription } from 'mongodb';
+import type {
+  AliasDoc,
+  BucketDoc,
+  CounterDoc,
+  DigestDoc,
+  EntityAliasDoc,
+  EntityDoc,
+  FactDoc,
+  HistoryDoc,
+  IntakeDoc,
+  KeyValueDoc,
+  LeaseDoc,
+  LinkDoc,
+  MessageDoc,
+  ModeDoc,
+  OptOutDoc,
+  OutcomeDoc,
+  RelationDoc,
+  ReplyClaimDoc,
+  StoreMetaDoc,
+  TokenDoc,
+  VectorDoc,
+} from './mongo-docs.js';
+
+export const SCHEMA_VERSION = 1;
+
+export interface Collections {
+  readonly facts: Collection<FactDoc>;
+  readonly history: Collection<HistoryDoc>;
+  readonly links: Collection<LinkDoc>;
+  readonly relations: Collection<RelationDoc>;
+  readonly entities: Collection<EntityDoc>;
+  readonly aliases: Collection<AliasDoc>;
+  readonly entityAliases: Collection<EntityAliasDoc>;
+  readonly optOuts: Collection<OptOutDoc>;
+  readonly digests: Collection<DigestDoc>;
+  readonly cursors: Collection<KeyValueDoc>;
+  readonly meta: Collection<KeyValueDoc>;
+  readonly budgets: Collection<CounterDoc>;
+  readonly messages: Collection<MessageDoc>;
+  readonly buckets: Collection<BucketDoc>;
+  readonly outcomes: Collection<OutcomeDoc>;
+  readonly intake: Collection<IntakeDoc>;
+  readonly leases: Collection<LeaseDoc>;
+  readonly replyClaims: Collection<ReplyClaimDoc>;
+  readonly modes: Collection<ModeDoc>;
+  readonly factVectors: Collection<VectorDoc>;
+  readonly messageVectors: Collection<VectorDoc>;
+  readonly storeMeta: Collection<StoreMetaDoc>;
+  readonly tokens: Collection<TokenDoc>;
+}
+
+const NAMES: Readonly<Record<keyof Collections, string>> = {
+  facts: 'facts',
+  history: 'fact_history',
+  links: 'links',
+  relations: 'relations',
+  entities: 'entities',
+  aliases: 'aliases',
+  entityAliases: 'entity_aliases',
+  optOuts: 'opt_outs',
+  digests: 'digests',
+  cursors: 'cursors',
+  meta: 'meta',
+  budgets: 'token_budgets',
+  messages: 'messages',
+  buckets: 'queue_buckets',
+  outcomes: 'queue_outcomes',
+  intake: 'queue_intake',
+  leases: 'batch_leases',
+  replyClaims: 'reply_claims',
+  modes: 'active_modes',
+  factVectors: 'fact_vectors',
+  messageVectors: 'message_vectors',
+  storeMeta: 'store_meta',
+  tokens: 'version_tokens',
+};
+
+export function collections(db: Db): Collections {
+  const out: Record<string, Collection> = {};
+  for (const [role, name] of Object.entries(NAMES)) out[role] = db.collection(name);
+  return out as unknown as Collections;
+}
+
+/**
+ * Secondary indexes, created at setup (idempotent: same names and keys every time). Uniqueness
+ * never relies on them: every unique natural key is the `_id`. No partial, TTL or text indexes
+ * (FerretDB rejects them); the keyword index is the multikey `terms` array.
+ */
+export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexDescription[]>>> = {
+  facts: [
+    { name: 'guild_id', key: { guildId: 1, id: 1 } },
+    { name: 'guild_subject_active', key: { guildId: 1, subjectId: 1, active: 1, strength: -1 } },
+    { name: 'guild_normalized', key: { guildId: 1, normalizedText: 1 } },
+    { name: 'guild_terms', key: { guildId: 1, terms: 1 } },
+    { name: 'guild_speaker', key: { guildId: 1, 'attribution.speakerId': 1 } },
+    { name: 'guild_source_author', key: { guildId: 1, 'sources.authorId': 1 } },
+  ],
+  history: [{ name: 'guild_fact_at', key: { guildId: 1, factId: 1, at: 1 } }],
+  links: [
+    { name: 'guild_node', key: { guildId: 1, nodeType: 1, nodeId: 1 } },
+    { name: 'guild_fact', key: { guildId: 1, factId: 1 } },
+  ],
+  relations: [
+    { name: 'guild_src', key: { guildId: 1, srcType: 1, srcId: 1, validUntil: 1 } },
+    { name: 'guild_dst', key: { guildId: 1, dstType: 1, dstId: 1, validUntil: 1 } },
+    { name: 'guild_evidence', key: { guildId: 1, evidenceFactIds: 1 } },
+  ],
+  entities: [{ name: 'guild_linked_user', key: { guildId: 1, linkedUserId: 1 } }],
+  aliases: [
+    { name: 'guild_alias', key: { guildId: 1, alias: 1 } },
+    { name: 'guild_user', key: { guildId: 1, 'users.userId': 1 } },
+  ],
+  optOuts: [{ name: 'guild_user', key: { guildId: 1, userId: 1 } }],
+  digests: [{ name: 'guild', key: { guildId: 1 } }],
+  messages: [
+    { name: 'channel_time', key: { guildId: 1, channelId: 1, createdAt: 1, messageId: 1 } },
+    { name: 'author_time', key: { guildId: 1, authorId: 1, createdAt: 1 } },
+    { name: 'guild_time', key: { guildId: 1, createdAt: 1, messageId: 1 } },
+    { name: 'guild_terms', key: { guildId: 1, terms: 1 } },
+  ],
+  buckets: [{ name: 'guild', key: { guildId: 1 } }],
+  outcomes: [{ name: 'guild_time', key: { guildId: 1, createdAt: 1 } }],
+  leases: [{ name: 'until', key: { until: 1 } }],
+  modes: [{ name: 'last_active', key: { lastActiveAt: 1 } }],
+  factVectors: [{ name: 'guild_scope', key: { guildId: 1, active: 1, subjectId: 1 } }],
+  messageVectors: [{ name: 'guild_scope', key: { guildId: 1, active: 1, subjectId: 1 } }],
+  tokens: [{ name: 'at', key: { at: 1 } }],
+};
+
+/**
+ * One index per command: FerretDB v1 drops the connection ("slice bounds out of range") when
+ * several processes send a multi-index createIndexes for the same collection at once.
+ */
+export async function createIndexes(c: Collections): Promise<void> {
+  for (const [role, specs] of Object.entries(INDEXES)) {
+    const coll = c[role as keyof Collections] as unknown as Collection;
+    for (const spec of specs ?? []) await coll.createIndexes([spec]);
+  }
+}

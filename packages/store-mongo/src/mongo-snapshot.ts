@@ -1,0 +1,130 @@
+import type { GuildSnapshot, ImportCounts } from '@permafrost/core';
+import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
+import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
+import { guildAliases, writeAliases } from './mongo-alias-store.js';
+import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
+import type { DigestDoc, EntityDoc, FactDoc, HistoryDoc, LinkDoc, RelationDoc } from './mongo-docs.js';
+import { indexEntityAliases } from './mongo-entity-aliases.js';
+import { fromFactDoc, fromHistoryDoc, toFactDoc, toHistoryDoc } from './mongo-fact-mapping.js';
+import {
+  fromEntityDoc,
+  fromLinkDoc,
+  fromRelationDoc,
+  toEntityDoc,
+  toLinkDoc,
+  toRelationDoc,
+} from './mongo-graph-mapping.js';
+import { newEpoch } from './mongo-keys.js';
+
+/** Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out of a guild, in a stable order. */
+export async function exportGuild(ctx: MongoContext, guildId: string): Promise<GuildSnapshot> {
+  const g = { guildId: { $eq: guildId } };
+  const o = ctx.opts();
+  const c = ctx.c;
+  const [facts, history, links, relations, entities, aliases, digests, optOuts] = await ctx.all(
+    () => c.facts.find(g, { sort: { id: 1 }, ...o }).toArray() as Promise<FactDoc[]>,
+    () => c.history.find(g, { sort: { factId: 1, at: 1, _id: 1 }, ...o }).toArray() as Promise<HistoryDoc[]>,
+    () =>
+      c.links.find(g, { sort: { factId: 1, nodeType: 1, nodeId: 1, kind: 1 }, ...o }).toArray() as Promise<
+        LinkDoc[]
+      >,
+    () => c.relations.find(g, { sort: { validFrom: 1, _id: 1 }, ...o }).toArray() as Promise<RelationDoc[]>,
+    () => c.entities.find(g, { sort: { slug: 1 }, ...o }).toArray() as Promise<EntityDoc[]>,
+    () => guildAliases(ctx, guildId),
+    () => c.digests.find(g, { sort: { subjectId: 1 }, ...o }).toArray() as Promise<DigestDoc[]>,
+    () => c.optOuts.find(g, { sort: { userId: 1 }, ...o }).toArray(),
+  );
+  const known = new Set(facts.map((f) => f.id));
+  return {
+    guildId,
+    facts: facts.map(fromFactDoc),
+    history: history.filter((h) => known.has(h.factId)).map(fromHistoryDoc),
+    links: links.map(fromLinkDoc),
+    relations: relations.map(fromRelationDoc),
+    entities: entities.map(fromEntityDoc),
+    aliases: aliases.sort((a, b) =>
+      a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : a.userId < b.userId ? -1 : 1,
+    ),
+    digests: digests.map(fromDigestDoc),
+    optOuts: optOuts.map((d) => d.userId),
+  } as GuildSnapshot;
+}
+
+async function replaceAll(
+  ctx: MongoContext,
+  coll: Collection<RawDoc>,
+  docs: readonly Document[],
+): Promise<void> {
+  if (docs.length === 0) return;
+  const ops: AnyBulkWriteOperation<RawDoc>[] = docs.map(({ _id, ...rest }) => ({
+    replaceOne: { filter: { _id }, replacement: rest, upsert: true },
+  }));
+  await ctx.bulkUpsert(coll, ops);
+}
+
+/**
+ * Writes a snapshot, upserting by natural key (the `_id`s). Children go first and the facts last,
+ * so an interrupted import shows no half-imported fact and running it again converges. History
+ * of the imported facts is replaced, like the reference store does.
+ */
+export async function importGuild(ctx: MongoContext, snapshot: GuildSnapshot): Promise<ImportCounts> {
+  const g = snapshot.guildId;
+  const c = ctx.c;
+  const stamp = <D extends Document>(d: D) => ({ ...d, ep: newEpoch() });
+  const optOutAt = snapshot.facts[0]?.createdAt ?? new Date(0);
+  const optOutOps: AnyBulkWriteOperation<RawDoc>[] = snapshot.optOuts.map((u) => ({
+    updateOne: {
+      filter: { _id: optOutKey(g, u) },
+      update: { $setOnInsert: { guildId: g, userId: u, at: optOutAt } },
+      upsert: true,
+    },
+  }));
+  await ctx.bulkUpsert(c.optOuts, optOutOps);
+  await writeAliases(
+    ctx,
+    snapshot.aliases.map((a) => ({ ...a, guildId: g })),
+    (_current, incoming) => incoming,
+  );
+  for (const e of snapshot.entities) await indexEntityAliases(ctx, g, e.slug, e.aliases);
+  await replaceAll(
+    ctx,
+    raw(c.entities),
+    snapshot.entities.map((e) => stamp(toEntityDoc({ ...e, guildId: g }))),
+  );
+  await replaceAll(
+    ctx,
+    raw(c.digests),
+    snapshot.digests.map((d) => ({ ...toDigestDoc({ ...d, guildId: g }), _id: digestKey(g, d.subjectId) })),
+  );
+  const historyFacts = [...new Set(snapshot.history.map((h) => h.factId))];
+  if (historyFacts.length > 0)
+    await c.history.deleteMany({ guildId: { $eq: g }, factId: { $in: historyFacts } }, ctx.opts());
+  const history = snapshot.history.map((h) => toHistoryDoc({ ...h, guildId: g }));
+  if (history.length > 0) await c.history.insertMany(history, { ordered: true, ...ctx.opts() });
+  await replaceAll(
+    ctx,
+    raw(c.links),
+    snapshot.links.map((l) => toLinkDoc({ ...l, guildId: g })),
+  );
+  await replaceAll(
+    ctx,
+    raw(c.relations),
+    snapshot.relations.map((r) =>
+      stamp(toRelationDoc({ ...r, guildId: g }, `import:${r.validFrom.getTime()}`)),
+    ),
+  );
+  await replaceAll(
+    ctx,
+    raw(c.facts),
+    snapshot.facts.map((f) => stamp(toFactDoc({ ...f, guildId: g }))),
+  );
+  return {
+    facts: snapshot.facts.length,
+    relations: snapshot.relations.length,
+    entities: snapshot.entities.length,
+    aliases: snapshot.aliases.length,
+    links: snapshot.links.length,
+    history: snapshot.history.length,
+    digests: snapshot.digests.length,
+  };
+}

@@ -1,0 +1,192 @@
+import {
+  cosine,
+  ErrorCode,
+  MemoryError,
+  type VectorHit,
+  type VectorIndex,
+  type VectorItem,
+  type VectorKind,
+  type VectorQuery,
+} from '@permafrost/core';
+import { Binary, type Collection, type Document } from 'mongodb';
+import { insertTolerant } from './doc-guard.js';
+import { type MongoContext, raw } from './mongo-context.js';
+import type { VectorDoc } from './mongo-docs.js';
+import { docKey, requireId, requireIds, requireString } from './mongo-keys.js';
+import { NativeVectorSearch } from './mongo-vector-search.js';
+
+const DIMS_KEY = 'vectors.dims';
+const SERVER = '\u0000';
+const mismatch = () =>
+  new MemoryError(ErrorCode.DIMENSION_MISMATCH, 'vector length differs from the stored vectors');
+
+export type VectorSearchMode = 'auto' | 'in-process';
+
+/**
+ * Exact nearest neighbours. Candidates are selected by an indexed query (guild, active, subject
+ * scope; no recency cap) and ranked by cosine in process; vectors are BSON Binary subtype 9
+ * (packed float32, bit-exact). Where the server has `$vectorSearch` (Atlas) and `mode` is auto,
+ * the same query runs natively once the search index is queryable.
+ */
+export class MongoVectorIndex implements VectorIndex {
+  readonly #ctx: MongoContext;
+  readonly #native: NativeVectorSearch;
+  readonly #mode: VectorSearchMode;
+
+  constructor(ctx: MongoContext, mode: VectorSearchMode) {
+    this.#ctx = ctx;
+    this.#mode = mode;
+    this.#native = new NativeVectorSearch(ctx.logger);
+  }
+
+  #coll(kind: VectorKind): Collection<VectorDoc> {
+    if (kind === 'fact') return this.#ctx.c.factVectors;
+    if (kind === 'message') return this.#ctx.c.messageVectors;
+    throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'unknown vector kind');
+  }
+
+  async dimensions(): Promise<number | null> {
+    await this.#ctx.enter();
+    return this.#dims();
+  }
+
+  #dims(): Promise<number | null> {
+    return this.#ctx.shared('store_meta', DIMS_KEY, async () => {
+      const doc = await this.#ctx.c.storeMeta.findOne({ _id: DIMS_KEY }, this.#ctx.opts());
+      return typeof doc?.value === 'number' ? doc.value : null;
+    });
+  }
+
+  async reset(): Promise<void> {
+    await this.#ctx.enter();
+    await this.#ctx.c.factVectors.deleteMany({}, this.#ctx.opts());
+    await this.#ctx.c.messageVectors.deleteMany({}, this.#ctx.opts());
+    await this.#ctx.c.storeMeta.deleteOne({ _id: DIMS_KEY }, this.#ctx.opts());
+    this.#ctx.wrote('store_meta');
+  }
+
+  async upsert(items: readonly VectorItem[]): Promise<void> {
+    await this.#ctx.enter();
+    if (items.length === 0) return;
+    const lengths = new Set(items.map((it) => it.vector.length));
+    let dims = await this.#dims();
+    if (dims === null) {
+      const [first] = lengths;
+      if (lengths.size !== 1 || first === undefined) throw mismatch();
+      this.#ctx.wrote('store_meta');
+      if (this.#ctx.session())
+        await this.#ctx.c.storeMeta.insertOne({ _id: DIMS_KEY, value: first }, this.#ctx.opts());
+      else await insertTolerant(raw(this.#ctx.c.storeMeta), [{ _id: DIMS_KEY, value: first }]);
+      dims = await this.#dims();
+    }
+    for (const len of lengths) if (len !== dims) throw mismatch();
+    const byKind = new Map<VectorKind, Map<string, VectorDoc>>();
+    for (const it of items) {
+      const guildId = requireId(it.guildId, 'guildId');
+      const id = requireId(it.id, 'vector id');
+      const subjectId = it.subjectId === null ? null : requireString(it.subjectId, 'subjectId');
+      for (const x of it.vector)
+        if (!Number.isFinite(x))
+          throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'vector has a non-finite value');
+      this.#coll(it.kind);
+      const docs = byKind.get(it.kind) ?? new Map<string, VectorDoc>();
+      const key = docKey(guildId, id);
+      docs.set(key, {
+        _id: key,
+        ep: '',
+        guildId,
+        id,
+        subjectId,
+        sk: subjectId ?? SERVER,
+        active: it.active === true,
+        dims: it.vector.length,
+        v: Binary.fromFloat32Array(Float32Array.from(it.vector)),
+      });
+      byKind.set(it.kind, docs);
+    }
+    for (const [kind, docs] of byKind) {
+      await this.#ctx.guard.mutateMany(
+        this.#coll(kind),
+        [...docs.keys()],
+        (_current, key) => docs.get(key) as VectorDoc,
+      );
+    }
+  }
+
+  async setActive(
+    guildId: string,
+    kind: VectorKind,
+    ids: readonly string[],
+    active: boolean,
+  ): Promise<number> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const keys = requireIds(ids, 'vector id').map((id) => docKey(g, id));
+    const out = await this.#ctx.guard.mutateMany(this.#coll(kind), keys, (v) =>
+      v ? { ...v, active: active === true } : null,
+    );
+    return keys.filter((k) => out.get(k)?.before).length;
+  }
+
+  async delete(guildId: string, kind: VectorKind, ids: readonly string[]): Promise<number> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    return this.#ctx.deleteIds(
+      this.#coll(kind),
+      requireIds(ids, 'vector id').map((id) => docKey(g, id)),
+    );
+  }
+
+  async search(query: VectorQuery): Promise<VectorHit[]> {
+    await this.#ctx.enter();
+    const coll = this.#coll(query.kind);
+    const dims = await this.#dims();
+    if (dims === null) return [];
+    if (query.vector.length !== dims) throw mismatch();
+    const limit = Math.max(0, Math.floor(query.limit));
+    if (limit === 0) return [];
+    let scope: Document = {};
+    if (query.serverOnly) scope = { sk: SERVER };
+    else if (query.subjectIds) {
+      const ids = requireIds(query.subjectIds, 'subjectIds');
+      scope = { sk: { $in: query.includeServer ? [...ids, SERVER] : ids } };
+    }
+    const filter: Document = {
+      guildId: { $eq: requireString(query.guildId, 'guildId') },
+      ...((query.activeOnly ?? true) ? { active: true } : {}),
+      ...scope,
+    };
+    if (this.#mode === 'auto' && this.#ctx.profile.vectorSearch && !this.#ctx.session()) {
+      if (await this.#native.ensure(coll, dims)) {
+        const hits = await this.#native.search(coll, query.vector, filter, limit);
+        if (hits) return hits;
+      }
+    }
+    const hits: VectorHit[] = [];
+    const cursor = coll.find(filter, { projection: { _id: 0, id: 1, v: 1 }, ...this.#ctx.opts() });
+    for await (const doc of cursor as AsyncIterable<Pick<VectorDoc, 'id' | 'v'>>) {
+      hits.push({ id: doc.id, score: cosine(query.vector, doc.v.toFloat32Array()) });
+    }
+    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    return hits.slice(0, limit);
+  }
+
+  async count(guildId: string, kind: VectorKind): Promise<number> {
+    await this.#ctx.enter();
+    return this.#coll(kind).countDocuments(
+      { guildId: { $eq: requireString(guildId, 'guildId') } },
+      this.#ctx.opts(),
+    );
+  }
+
+  async ids(guildId: string, kind: VectorKind): Promise<string[]> {
+    await this.#ctx.enter();
+    const docs = await this.#coll(kind)
+      .find(
+        { guildId: { $eq: requireString(guildId, 'guildId') } },
+        { projection: { _id: 0, id: 1 }, sort: { id: 1 }, ...this.#ctx.opts() },
+      )
+      .toArray();
+    return docs.map((d) => d.id);
+  }
+}
