@@ -4,9 +4,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOracle, extractionRequests, operation } from './support/oracle.js';
 import { CONSISTENT, inspectSqlite } from './support/sqlite-inspect.js';
-import { type StoreInstance, selectedStores } from './support/stores.js';
+import { closeStores, runsFor, type StoreInstance, selectedStores } from './support/stores.js';
 import { chat, GUILD_A, GUILD_B, marker, member, members } from './support/world.js';
 
+afterAll(closeStores);
 /**
  * Hostile input (issue #12 §5): query text and ids built from FTS / Mongo / SQL syntax, control
  * characters and lone surrogates, oversized messages and mention lists, naive dates, unknown config
@@ -17,6 +18,8 @@ import { chat, GUILD_A, GUILD_B, marker, member, members } from './support/world
 const SEED = 12_012;
 const ALICE = member(1);
 const BOB = member(2);
+
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** `String.prototype.toWellFormed` (ES2024): lone surrogates become U+FFFD. */
 const wellFormed = (s: string) =>
@@ -132,10 +135,10 @@ describe.each(selectedStores())('query and id injection on the $name store', (st
   afterAll(async () => {
     await memory?.close();
     if (instance?.path) expect(inspectSqlite(instance.path)).toMatchObject(CONSISTENT);
-    instance?.cleanup();
+    await instance?.cleanup();
   });
 
-  it('hostile query text is data: reads never throw, stay in their guild, change nothing (300 runs)', async () => {
+  it(`hostile query text is data: reads never throw, stay in their guild, change nothing (${runsFor(store, 300)} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(hostileText, async (q) => {
         const recall = await memory.recall({
@@ -174,7 +177,7 @@ describe.each(selectedStores())('query and id injection on the $name store', (st
         const cmd = await memory.classifyCommand(q);
         expect(['remember', 'forget', 'update', 'query', 'none']).toContain(cmd.action);
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: runsFor(store, 300) },
     );
     expect(
       JSON.stringify([
@@ -184,28 +187,39 @@ describe.each(selectedStores())('query and id injection on the $name store', (st
     ).toBe(before);
   }, 120_000);
 
-  it('hostile ids select nothing of any guild and never throw from recall (200 runs)', async () => {
+  it(`hostile ids select nothing of any guild and never throw from recall (${runsFor(store, 200)} runs)`, async () => {
+    let observed = 0;
     await fc.assert(
       fc.asyncProperty(hostileText, async (id) => {
         const valid = id.length >= 1 && id.length <= 128;
         const recall = await memory.recall({ guildId: id, text: 'stamps collects', subjectIds: [id] });
         expect(recall.facts).toEqual([]);
-        expect(recall.warnings).toEqual(valid ? [] : ['query_invalid']);
+        // A store may refuse an id it cannot hold (Mongo: ill-formed UTF-16) by degrading a channel.
+        if (!valid) expect(recall.warnings).toEqual(['query_invalid']);
+        else for (const w of recall.warnings) expect(w).toBe('degraded_channel');
+        // observe: well-formed ids are stored, anything else is SCHEMA_INVALID (never a storage error).
+        const receipt = await memory
+          .observe(chat(`id-${++observed}`, ALICE, 'I love pinball machines', { guildId: id, channelId: id }))
+          .catch((e: unknown) => e);
+        if (MemoryError.is(receipt)) expect(receipt.code).toBe('SCHEMA_INVALID');
+        else expect(receipt).toMatchObject({ status: 'accepted' });
+        if (!MemoryError.is(receipt)) expect(valid && !LONE.test(id)).toBe(true);
         const ctx = await memory.promptContext({ guildId: id, askerId: id, text: 'stamps' });
         expect(ctx.facts).toEqual([]);
         // Nothing comes back for a hostile id: an empty answer, or SCHEMA_INVALID for a malformed one.
         const all = await memory.facts.getAll({ guildId: id, subjectId: ALICE.id }).catch((e: unknown) => e);
-        if (valid || !MemoryError.is(all)) expect(all).toEqual([]);
-        else expect(all.code).toBe('SCHEMA_INVALID');
+        if (MemoryError.is(all)) expect(all.code).toBe('SCHEMA_INVALID');
+        else expect(all).toEqual([]);
         const other = await memory.facts.getAll({ guildId: GUILD_A, subjectId: id }).catch((e: unknown) => e);
-        if (valid || !MemoryError.is(other)) expect(other).toEqual([]);
-        else expect(other.code).toBe('SCHEMA_INVALID');
+        if (MemoryError.is(other)) expect(other.code).toBe('SCHEMA_INVALID');
+        else expect(other).toEqual([]);
         const exported = await memory.admin.exportGuild({ guildId: id }).catch((e: unknown) => e);
         if (!(exported instanceof Error)) expect((exported as { facts: unknown[] }).facts).toEqual([]);
+        // Only what was observed into that very guild comes back.
         const history = await memory.conversation.threadHistory({ guildId: id, channelId: id });
-        expect(history).toEqual([]);
+        for (const m of history) expect([m.guildId, m.channelId, m.authorId]).toEqual([id, id, ALICE.id]);
       }),
-      { seed: SEED + 1, numRuns: 200 },
+      { seed: SEED + 1, numRuns: runsFor(store, 200) },
     );
     expect(
       JSON.stringify([
@@ -231,7 +245,7 @@ describe.each(selectedStores())('hostile message content on the $name store', (s
   afterAll(async () => {
     await memory?.close();
     if (instance?.path) expect(inspectSqlite(instance.path)).toMatchObject(CONSISTENT);
-    instance?.cleanup();
+    await instance?.cleanup();
   });
 
   const stored = async (authorId: string, messageId: string) =>
@@ -239,7 +253,7 @@ describe.each(selectedStores())('hostile message content on the $name store', (s
       (m) => m.messageId === messageId,
     );
 
-  it('control characters and lone surrogates: stored as data, extracted without failure (150 runs)', async () => {
+  it(`control characters and lone surrogates: stored as data, extracted without failure (${runsFor(store, 150)} runs)`, async () => {
     const author = member(5);
     await fc.assert(
       fc.asyncProperty(
@@ -261,7 +275,7 @@ describe.each(selectedStores())('hostile message content on the $name store', (s
           expect([content, wellFormed(content)]).toContain(row?.content);
         },
       ),
-      { seed: SEED + 2, numRuns: 150 },
+      { seed: SEED + 2, numRuns: runsFor(store, 150) },
     );
     const failures: unknown[] = [];
     memory.events.on('ExtractionFailed', (e) => failures.push(e));
@@ -315,7 +329,7 @@ describe.each(selectedStores())('hostile message content on the $name store', (s
     expect(failures).toEqual([]);
   });
 
-  it('naive timestamps are SCHEMA_INVALID (the error quotes no content); offsets are accepted (200 runs)', async () => {
+  it(`naive timestamps are SCHEMA_INVALID (the error quotes no content); offsets are accepted (${runsFor(store, 200)} runs)`, async () => {
     const secret = marker('secret', 7);
     await fc.assert(
       fc.asyncProperty(
@@ -347,7 +361,7 @@ describe.each(selectedStores())('hostile message content on the $name store', (s
           expect(r.warnings).toEqual(['query_invalid']);
         },
       ),
-      { seed: SEED + 3, numRuns: 200 },
+      { seed: SEED + 3, numRuns: runsFor(store, 200) },
     );
   }, 120_000);
 

@@ -1,10 +1,11 @@
 import { createMemory, type Memory } from '@permafrost/core';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { everyRead, leaks } from './support/reads.js';
-import { selectedStores } from './support/stores.js';
+import { closeStores, selectedStores } from './support/stores.js';
 import { CHANNEL_A, CHANNEL_B, chat, GUILD_A, GUILD_B, marker, members } from './support/world.js';
 
+afterAll(closeStores);
 /**
  * Guild isolation (issue #12 §5): for random interleavings of two guilds' messages, manual facts,
  * aliases, renames and extraction runs — by the same four members, with the same message ids in both
@@ -17,7 +18,7 @@ const GUILDS = [
   { id: GUILD_A, tag: 'ga', channel: CHANNEL_A },
   { id: GUILD_B, tag: 'gb', channel: CHANNEL_B },
 ] as const;
-const RUNS = { memory: 60, sqlite: 25 } as const;
+const RUNS = { memory: 60, sqlite: 25, mongo: 12 } as const;
 
 type G = 0 | 1;
 type Action =
@@ -150,7 +151,7 @@ describe.each(selectedStores())('guild isolation on the $name store', (store) =>
           }
         } finally {
           await memory.close({ drain: false });
-          instance.cleanup();
+          await instance.cleanup();
         }
       }),
       { seed: 20_260_812, numRuns: RUNS[store.name], endOnFailure: true },

@@ -1,12 +1,13 @@
 import { type ChatLLM, createHeuristicLlm, createMemory, type Memory, MemoryError } from '@permafrost/core';
 import { FixedClock } from '@permafrost/core/testing';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { everyRead, leaks } from './support/reads.js';
 import { fileBytes, openRaw } from './support/sqlite-inspect.js';
-import { selectedStores } from './support/stores.js';
+import { closeStores, selectedStores } from './support/stores.js';
 import { CHANNEL_A, chat, GUILD_A, type Member, marker, members } from './support/world.js';
 
+afterAll(closeStores);
 /**
  * Opt-out and purge (issue #12 §5, SPEC §8) as properties over random conversations:
  * - after opt-out nothing new is stored for the member (observe ignored, extraction never makes
@@ -17,8 +18,8 @@ import { CHANNEL_A, chat, GUILD_A, type Member, marker, members } from './suppor
 
 const CREW = members(4);
 const RUNS = {
-  optOut: { memory: 60, sqlite: 25 },
-  purge: { memory: 60, sqlite: 30 },
+  optOut: { memory: 60, sqlite: 25, mongo: 10 },
+  purge: { memory: 60, sqlite: 30, mongo: 10 },
 } as const;
 
 type Step =
@@ -244,7 +245,7 @@ describe.each(selectedStores())('opt-out on the $name store', (store) => {
               expect(JSON.stringify(value).includes(x.id), `${label} shows the member`).toBe(false);
           } finally {
             await memory.close({ drain: false });
-            instance.cleanup();
+            await instance.cleanup();
           }
         },
       ),
@@ -354,7 +355,7 @@ describe.each(selectedStores())('purge on the $name store', (store) => {
             }
           } finally {
             if (!closed) await memory.close({ drain: false });
-            instance.cleanup();
+            await instance.cleanup();
           }
         },
       ),
@@ -406,7 +407,7 @@ describe.each(selectedStores())('profile digests that quote a member on the $nam
       expect(await block(memory)).toContain('summary:');
     } finally {
       await memory.close();
-      instance.cleanup();
+      await instance.cleanup();
     }
   });
 
@@ -419,6 +420,6 @@ describe.each(selectedStores())('profile digests that quote a member on the $nam
     );
     await memory.close();
     if (instance.path) expect(fileBytes(instance.path).includes(Buffer.from(word))).toBe(false);
-    instance.cleanup();
+    await instance.cleanup();
   });
 });
