@@ -4,7 +4,13 @@ import type { MessageKind, MessageStatus } from './enums.js';
 /** Longest content stored as-is; longer content is stored truncated with `contentTruncated`. */
 export const MAX_CONTENT_CHARS = 8_000;
 
-const nonEmptyId = z.string().min(1).max(128);
+/** A lone UTF-16 surrogate: not text any store can hold as it is (BSON and UTF-8 need well-formed). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const nonEmptyId = z
+  .string()
+  .min(1)
+  .max(128)
+  .refine((s) => !LONE_SURROGATE.test(s), { message: 'ids must be well-formed text' });
 
 /** An ISO timestamp must carry an offset (`Z` or `+hh:mm`); naive timestamps are ambiguous. */
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
