@@ -1,17 +1,19 @@
 import { join } from 'node:path';
-import type { MessageEventInput } from '@permafrost/core';
+import { createMemory, type Memory, type MessageEventInput } from '@permafrost/core';
 import { type ScriptedOpenAiServer, startScriptedOpenAiServer } from '@permafrost/core/testing';
-import { createSqliteStore } from '@permafrost/store-sqlite';
+import '@permafrost/store-sqlite';
+import { createMongoStore } from '@permafrost/store-mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildExit, startChild } from './support/children.js';
 import { createOracle, extractionRequests, parsePrompt } from './support/oracle.js';
 import { ensureBuilt, tempDir } from './support/paths.js';
-import { CONSISTENT, factRows, inspectSqlite } from './support/sqlite-inspect.js';
+import { CONSISTENT, inspectSqlite } from './support/sqlite-inspect.js';
+import { dropMongoDatabase, requireMongoUrl, selectedStoreNames } from './support/stores.js';
 import { chat, marker, members, stampFact, stampMessage } from './support/world.js';
 
 /**
  * Concurrency (issue #12 §2): two observer processes and two worker processes share one SQLite
- * file while a few hundred messages of 20 members arrive. Every message is extracted exactly once,
+ * file (and, when STORES includes mongo, one MongoDB database) while a few hundred messages of 20 members arrive. Every message is extracted exactly once,
  * none is lost, and no fact is stored twice — also when a member's fact is stated by the member
  * and by someone else in batches that different workers extract at the same time.
  */
@@ -96,11 +98,51 @@ async function expectClean(exit: ChildExit) {
   expect(exit.messages.at(-1)).toMatchObject({ event: 'done' });
 }
 
-describe('2 observer + 2 worker processes on one SQLite file', () => {
+interface Backend {
+  readonly name: 'sqlite' | 'mongo';
+  /** Fixture arguments naming the shared store. */
+  readonly args: Record<string, unknown>;
+  /** A memory on the shared store in this process (for checks), and how to drop the store. */
+  open(): Memory;
+  readonly path: string | null;
+  cleanup(): Promise<void>;
+}
+
+function sqliteBackend(): Backend {
+  const path = join(tmp.dir, 'shared.db');
+  return {
+    name: 'sqlite',
+    args: { path },
+    path,
+    open: () => createMemory({ storage: `sqlite://${path}`, llm: null, workers: { enabled: false } }),
+    cleanup: async () => {},
+  };
+}
+
+function mongoBackend(): Backend {
+  const url = requireMongoUrl();
+  const dbName = `pf_conc_${process.pid}_${Date.now().toString(36)}`;
+  const args = { mongo: { url, dbName } };
+  return {
+    name: 'mongo',
+    args,
+    path: null,
+    open: () =>
+      createMemory(
+        { storage: `mongodb://unused/${dbName}`, llm: null, workers: { enabled: false } },
+        { store: createMongoStore({ url, dbName }) },
+      ),
+    cleanup: () => dropMongoDatabase(url, dbName),
+  };
+}
+
+const BACKENDS = selectedStoreNames().filter((n) => n === 'sqlite' || n === 'mongo');
+
+describe.each(BACKENDS)('2 observer + 2 worker processes on one %s store', (name) => {
   it('extracts every message exactly once, loses none, stores no fact twice', async () => {
-    const path = join(tmp.dir, 'shared.db');
-    const setup = createSqliteStore({ path });
-    await setup.setup();
+    const backend = name === 'mongo' ? mongoBackend() : sqliteBackend();
+    const setup = backend.open();
+    await setup.start();
     await setup.close();
     const planned = plan();
     const total = planned.length;
@@ -109,7 +151,7 @@ describe('2 observer + 2 worker processes on one SQLite file', () => {
     const from = server.requests.length;
     const observers = [0, 1].map((o) =>
       startChild('observer', {
-        path,
+        ...backend.args,
         events: planned.filter((_, i) => i % 2 === o).map((p) => p.event),
         report: true,
         pauseMs: 2,
@@ -117,7 +159,7 @@ describe('2 observer + 2 worker processes on one SQLite file', () => {
     );
     const workers = [0, 1].map((w) =>
       startChild('worker', {
-        path,
+        ...backend.args,
         llmUrl: server.url,
         mode: 'loop',
         guildId: GUILD,
@@ -127,7 +169,7 @@ describe('2 observer + 2 worker processes on one SQLite file', () => {
         maxAgeSeconds: 1,
         leaseSeconds: 30,
         instanceId: `worker-${w}`,
-        durationMs: 90_000,
+        durationMs: 150_000,
       }),
     );
     const [o1, o2, w1, w2] = await Promise.all([...observers, ...workers].map((c) => c.exit));
@@ -150,30 +192,37 @@ describe('2 observer + 2 worker processes on one SQLite file', () => {
     const counts = planned.map((p) => lines.filter((l) => p.matches(l)).length);
     expect(counts.filter((n) => n !== 1)).toEqual([]);
 
-    // Nothing lost: every message processed, every statement a fact.
-    const store = createSqliteStore({ path });
+    const memory = backend.open();
     try {
-      expect(await store.queue.counts(GUILD)).toEqual({ pending: 0, claimed: 0, processed: total, dead: 0 });
+      // Nothing lost: every message processed, every statement a fact.
+      const health = await memory.ops.health();
+      expect(health).toMatchObject({ pending: 0, deadLetters: 0 });
+      expect(await memory.stats({ guildId: GUILD })).toMatchObject({ guildId: GUILD });
+      const facts = (await memory.admin.exportGuild({ guildId: GUILD })).facts;
+      const active = facts.filter((f) => f.validUntil === null && f.supersededById === null);
+      for (const [a, author] of AUTHORS.entries())
+        for (let round = 0; round < SELF_PER_AUTHOR; round++) {
+          const text = stampFact(author.name, marker('conc', a * 100 + round));
+          expect(
+            active.filter((f) => f.subjectId === author.id && f.text === text),
+            text,
+          ).toHaveLength(1);
+        }
+      // No duplicates among active facts (subject + normalized text).
+      const keys = active.map((f) => `${f.subjectId}\u0000${f.normalizedText}`);
+      expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+      // Statements made twice (by the member and by a witness) reinforced one fact instead.
+      expect(active.filter((f) => f.occurrences > 1).length).toBeGreaterThan(0);
+      const processed = await Promise.all(
+        AUTHORS.map((a) =>
+          memory.conversation.authorHistory({ guildId: GUILD, authorId: a.id, limit: 1000 }),
+        ),
+      );
+      expect(processed.flat()).toHaveLength(total);
     } finally {
-      await store.close();
+      await memory.close();
+      await backend.cleanup();
     }
-    const facts = factRows(path).filter((f) => f.guild_id === GUILD);
-    const active = facts.filter((f) => f.valid_until === null && f.superseded_by_id === null);
-    for (const [a, author] of AUTHORS.entries())
-      for (let round = 0; round < SELF_PER_AUTHOR; round++) {
-        const text = stampFact(author.name, marker('conc', a * 100 + round));
-        expect(
-          active.filter((f) => f.subject_id === author.id && f.text === text),
-          text,
-        ).toHaveLength(1);
-      }
-    // No duplicates among active facts (subject + normalized text).
-    const keys = active.map((f) => `${f.subject_id}\u0000${f.normalized_text}`);
-    const dupes = keys.filter((k, i) => keys.indexOf(k) !== i);
-    expect(dupes).toEqual([]);
-    // Statements made twice (by the member and by a witness) reinforced one fact instead.
-    const repeated = active.filter((f) => f.occurrences > 1);
-    expect(repeated.length).toBeGreaterThan(0);
-    expect(inspectSqlite(path)).toMatchObject(CONSISTENT);
-  }, 120_000);
+    if (backend.path) expect(inspectSqlite(backend.path)).toMatchObject(CONSISTENT);
+  }, 240_000);
 });

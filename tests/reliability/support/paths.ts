@@ -38,7 +38,10 @@ export function ensureBuilt(): void {
     }
   }
   try {
-    execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/store-sqlite'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/store-sqlite', 'packages/store-mongo'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }

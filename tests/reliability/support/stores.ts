@@ -115,3 +115,15 @@ export async function closeStores(): Promise<void> {
 export function runsFor(store: StoreUnderTest, runs: number): number {
   return store.name === 'mongo' ? Math.max(5, Math.round(runs / 5)) : runs;
 }
+
+/** Drops a Mongo database (a throwaway one a test created). */
+export async function dropMongoDatabase(url: string, dbName: string): Promise<void> {
+  const { MongoClient } = mongoRequire('mongodb') as { MongoClient: MongoClientCtor };
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
+  try {
+    await client.connect();
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
