@@ -10,9 +10,10 @@ import { deleteMessages } from './mongo-queue-state.js';
 
 /**
  * Counts (dry run) or removes every trace of a user in a guild. Writes go children first: vectors,
- * history, links, relations, messages, aliases, digest, foreign sources, entity links, and the
- * facts themselves last, so an interrupted purge leaves nothing pointing at a missing fact and
- * running it again finds the same facts and finishes the job. The opt-out row is kept.
+ * history, links, relations, messages, aliases, digests (theirs and those quoting them), foreign
+ * sources, entity links, and the facts themselves last, so an interrupted purge leaves nothing
+ * pointing at a missing fact and running it again finds the same facts and finishes the job. The
+ * opt-out row is kept.
  */
 export async function purgeUser(
   ctx: MongoContext,
@@ -46,6 +47,13 @@ export async function purgeUser(
       { evidenceFactIds: { $in: ownedIds } },
     ],
   };
+  // Profile digests of subjects the user stated facts about may quote the user: dropped too.
+  const quoting = (await c.facts
+    .find({ ...g, 'attribution.speakerId': { $eq: userId } }, { projection: { _id: 1, subjectId: 1 }, ...o })
+    .toArray()) as Pick<FactDoc, '_id' | 'subjectId'>[];
+  const digestKeys = [...new Set<string | null>([userId, ...quoting.map((f) => f.subjectId)])].map((s) =>
+    digestKey(guildId, s),
+  );
   const [history, factVectors, links, relations, aliases, digest, messages, sourced, entities, optOut] =
     await ctx.all(
       () => c.history.countDocuments({ ...g, factId: { $in: ownedIds } }, o),
@@ -53,7 +61,7 @@ export async function purgeUser(
       () => c.links.countDocuments(linkFilter, o),
       () => c.relations.find(relationFilter, o).toArray() as Promise<RelationDoc[]>,
       async () => (await guildAliases(ctx, guildId, userId)).length,
-      () => ctx.readMany(c.digests, [digestKey(guildId, userId)]),
+      () => ctx.readMany(c.digests, digestKeys),
       () =>
         c.messages
           .find(
@@ -117,7 +125,7 @@ export async function purgeUser(
   );
   await deleteMessages(ctx, messages);
   await removeMemberAliases(ctx, guildId, userId);
-  await ctx.deleteIds(c.digests, [digestKey(guildId, userId)]);
+  await ctx.deleteIds(c.digests, digestKeys);
   await ctx.guard.mutateMany(
     c.facts,
     foreign.map((f) => f._id),

@@ -98,9 +98,14 @@ export class SqliteConnection {
       const result = migrateDatabase(db);
       if (result.to !== result.from)
         this.log('info', 'sqlite.migrated', { from: result.from, to: result.to });
-      // Planner statistics: bounded ANALYZE of tables whose stats are missing or stale.
+      // Planner statistics: bounded ANALYZE of tables whose stats are missing or stale. Only an
+      // optimisation: a read-only file (or a busy one) is still opened for reading without it.
       db.pragma('analysis_limit = 400');
-      db.pragma('optimize = 0x10002');
+      try {
+        db.pragma('optimize = 0x10002');
+      } catch (error) {
+        this.#options.logger?.({ level: 'warn', event: 'sqlite.optimize_failed', error });
+      }
     } catch (error) {
       db.close();
       throw error;

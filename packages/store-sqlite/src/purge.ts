@@ -104,6 +104,17 @@ export class UserPurge {
       return { rowId: f.row_id, sources: JSON.stringify(kept) };
     });
 
+    // Profile digests of other subjects (or the server) summarise facts the user stated about them,
+    // so they may quote the user: they are dropped too and regenerate from what remains.
+    const quotedSubjects = c
+      .stmt(
+        `SELECT DISTINCT subject_id FROM facts WHERE guild_id = ? AND speaker_id = ?
+           AND (subject_id IS NULL OR subject_id <> ?)`,
+      )
+      .all(guildId, userId, userId) as { subject_id: string | null }[];
+    const quotedServer = quotedSubjects.some((r) => r.subject_id === null);
+    const quotedList = idList(quotedSubjects.flatMap((r) => (r.subject_id === null ? [] : [r.subject_id])));
+
     const counts: Counts = {
       facts: owned.length,
       vectors:
@@ -123,7 +134,13 @@ export class UserPurge {
       ),
       relations: doomedRelations.length,
       aliases: count('aliases WHERE guild_id = ? AND user_id = ?', guildId, userId),
-      digests: count('digests WHERE guild_id = ? AND subject_id = ?', guildId, userId),
+      digests: count(
+        `digests WHERE guild_id = ? AND (subject_id = ? OR subject_id IS NULL AND ? OR subject_id IN (SELECT value FROM json_each(?)))`,
+        guildId,
+        userId,
+        quotedServer ? 1 : 0,
+        quotedList,
+      ),
       messages: messageIds.length,
       sourcesStripped,
       entitiesUnlinked: count('entities WHERE guild_id = ? AND linked_user_id = ?', guildId, userId),
@@ -151,7 +168,10 @@ export class UserPurge {
     const trimRelation = c.stmt('UPDATE relations SET evidence = ? WHERE row_id = ?');
     for (const r of trimmedRelations) trimRelation.run(JSON.stringify(r.evidence), r.rowId);
     c.stmt('DELETE FROM aliases WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
-    c.stmt('DELETE FROM digests WHERE guild_id = ? AND subject_id = ?').run(guildId, userId);
+    c.stmt(
+      `DELETE FROM digests WHERE guild_id = ? AND (subject_id = ? OR subject_id IS NULL AND ?
+         OR subject_id IN (SELECT value FROM json_each(?)))`,
+    ).run(guildId, userId, quotedServer ? 1 : 0, quotedList);
     this.#messages.deleteWhere('guild_id = ? AND author_id = ?', [guildId, userId]);
     const setSources = c.stmt('UPDATE facts SET sources = ? WHERE row_id = ?');
     for (const f of stripped) setSources.run(f.sources, f.rowId);

@@ -44,7 +44,8 @@ export interface IdentityService {
   resolveMany(input: z.input<typeof resolveManySchema>): Promise<Resolution[]>;
   /**
    * Binds a name to a member (upsert keeps the higher weight). Returns false when the name is not
-   * a usable alias (too short or long, an id-like digit string, a mention tag) or the member is a bot.
+   * a usable alias (too short or long, an id-like digit string, a mention tag), or the member is a bot
+   * or opted out of memory.
    */
   registerAlias(input: RegisterAliasInput): Promise<boolean>;
   /** Adds the new display name as an alias; old names stay and no fact moves. */
@@ -111,6 +112,8 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
     const q = parse(registerSchema, input);
     const alias = normalizeAlias(q.alias);
     if (!isValidAlias(alias) || looksLikeSnowflake(alias) || deps.isBot(q.userId)) return false;
+    // Nothing new is stored about a member who opted out (renames included).
+    if (await store.governance.isOptedOut(q.guildId, q.userId)) return false;
     await store.aliases.upsert({
       guildId: q.guildId,
       alias,

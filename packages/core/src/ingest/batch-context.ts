@@ -107,7 +107,7 @@ export async function buildBatchContext(
     };
   });
 
-  const existingFacts = await relevantFacts(deps, guildId, messages, roster, scope, batchAuthor);
+  const existingFacts = await relevantFacts(deps, guildId, messages, roster, scope, batchAuthor, optedOut);
   const last = messages[messages.length - 1]?.createdAt ?? deps.clock.now();
   return {
     input: {
@@ -132,6 +132,7 @@ async function relevantFacts(
   roster: Roster,
   scope: 'member' | 'community',
   batchAuthor: string | null,
+  optedOut: ReadonlySet<string>,
 ): Promise<ExistingFactLine[]> {
   const filter =
     scope === 'member' && batchAuthor
@@ -168,7 +169,11 @@ async function relevantFacts(
       )),
     );
   }
-  return [...anchors, ...related].map((f, i) => ({
+  // Nothing about, or said by, a member who opted out goes to the model.
+  const shown = (f: Fact) =>
+    (f.subjectId === null || !optedOut.has(f.subjectId)) &&
+    (f.attribution.speakerId === null || !optedOut.has(f.attribution.speakerId));
+  return [...anchors, ...related].filter(shown).map((f, i) => ({
     ref: `f${i + 1}`,
     subjectToken: f.subjectId === null ? SERVER_TOKEN : (roster.tokenOf(f.subjectId) ?? 'other'),
     text: f.text,

@@ -1,3 +1,4 @@
+import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type ExtractionOutput, extractionOutputSchema } from '../extraction/extraction-contract.js';
 import { AliasSource, BudgetStep, MeterPurpose } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
@@ -11,7 +12,7 @@ import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js';
 import { renderExtractionPrompt } from './extraction-prompt.js';
 import { noiseGate } from './noise-gate.js';
 import { reconcile } from './reconcile.js';
-import { callStructured } from './structured-call.js';
+import { callStructured, type StructuredResult } from './structured-call.js';
 import { vetOperations } from './vetting.js';
 
 export type BatchReport = BatchCompleted;
@@ -54,6 +55,15 @@ async function mineMessageAliases(deps: IngestDeps, messages: readonly StoredMes
   }
 }
 
+export interface ExtractBatchOptions {
+  /**
+   * The batch's completion (messages processed, watermark moved). It runs inside the commit
+   * transaction when facts are committed, so a crash can never leave committed facts with a batch
+   * that will be extracted again; when nothing is committed the caller runs it.
+   */
+  readonly finalize?: () => Promise<void>;
+}
+
 /**
  * Extracts one batch end to end: aliases, noise gate, budget, roster, one extraction call,
  * vetting, reconcile and a single commit. Throws on model or store failure so the caller can
@@ -63,11 +73,16 @@ export async function extractBatch(
   deps: IngestDeps,
   guildId: string,
   subjectKey: string,
-  messages: readonly StoredMessage[],
+  claimed: readonly StoredMessage[],
   scope: 'member' | 'community',
+  options: ExtractBatchOptions = {},
 ): Promise<BatchReport> {
-  const n = messages.length;
+  const n = claimed.length;
   if (n === 0) return report(guildId, subjectKey, 0, { skipped: 'empty' });
+  // Messages of members who opted out after writing them are never mined, nor sent to a model.
+  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
+  const messages = claimed.filter((m) => !optedOut.has(m.authorId));
+  if (messages.length === 0) return report(guildId, subjectKey, n, { skipped: 'opted_out' });
   if (scope === 'member') await mineMessageAliases(deps, messages);
   const llm = deps.llm;
   if (!llm) return report(guildId, subjectKey, n, { skipped: 'no_llm' });
@@ -80,19 +95,28 @@ export async function extractBatch(
     return report(guildId, subjectKey, n, { skipped: 'budget' });
 
   const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? subjectKey : null);
-  const result = await callStructured<ExtractionOutput>({
-    llm,
-    schema: extractionOutputSchema,
-    jsonSchema: EXTRACTION_JSON_SCHEMA,
-    mode: deps.structuredMode,
-    name: 'extraction_output',
-    messages: renderExtractionPrompt(ctx.input),
-    purpose: MeterPurpose.EXTRACTION,
-    maxTokens: deps.config.extraction.maxTokens,
-    guildId,
-    task: { kind: 'extraction', input: ctx.input },
-    onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
-  });
+  let result: StructuredResult<ExtractionOutput>;
+  try {
+    result = await callStructured<ExtractionOutput>({
+      llm,
+      schema: extractionOutputSchema,
+      jsonSchema: EXTRACTION_JSON_SCHEMA,
+      mode: deps.structuredMode,
+      name: 'extraction_output',
+      messages: renderExtractionPrompt(ctx.input),
+      purpose: MeterPurpose.EXTRACTION,
+      maxTokens: deps.config.extraction.maxTokens,
+      guildId,
+      task: { kind: 'extraction', input: ctx.input },
+      onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
+      // A ceiling reached by the first reply stops the repair turn too.
+      mayRepair: async () => (await deps.budgets.check(guildId)).step !== BudgetStep.SKIP_EXTRACTION,
+    });
+  } catch (error) {
+    if (MemoryError.is(error, ErrorCode.BUDGET_EXCEEDED))
+      return report(guildId, subjectKey, n, { llmCalls: 1, skipped: 'budget' });
+    throw error;
+  }
   let llmCalls = result.calls;
   if (result.value.operations.length === 0)
     return report(guildId, subjectKey, n, { llmCalls, skipped: 'empty_output' });
@@ -111,7 +135,7 @@ export async function extractBatch(
     subjectName: nameOf,
   });
   llmCalls += plan.llmCalls;
-  const outcome = await commitActions(deps, guildId, plan.actions);
+  const outcome = await commitActions(deps, guildId, plan.actions, options.finalize);
   await mineFactAliases(deps, guildId, ctx, outcome.added);
   llmCalls += await refreshDigests(
     deps,

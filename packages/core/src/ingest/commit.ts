@@ -89,11 +89,16 @@ export async function retireFact(
   return retired;
 }
 
-/** Applies a reconcile plan in one store transaction; events are emitted after it commits. */
+/**
+ * Applies a reconcile plan in one store transaction; events are emitted after it commits.
+ * `finalize` runs last inside the same transaction (the batch's own bookkeeping: messages marked
+ * processed, a watermark moved), so facts and "this batch is done" become durable together.
+ */
 export async function commitActions(
   deps: IngestDeps,
   guildId: string,
   actions: readonly Action[],
+  finalize?: () => Promise<void>,
 ): Promise<CommitOutcome> {
   const at = deps.clock.now();
   const outcome: CommitOutcome = { added: [], reinforced: [], superseded: [], invalidated: [] };
@@ -102,6 +107,17 @@ export async function commitActions(
       switch (action.kind) {
         case 'add': {
           const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);
+          // Reconcile read memory before this transaction: another batch (another author's key,
+          // maybe another process) may have committed the same fact since. Reinforce it instead.
+          const existing = await deps.store.facts.findByNormalizedText(
+            guildId,
+            fact.subjectId,
+            fact.normalizedText,
+          );
+          if (existing) {
+            outcome.reinforced.push(await reinforceFact(deps, existing, action.candidate, at));
+            break;
+          }
           outcome.added.push(
             await insertFact(
               deps.store,
@@ -156,6 +172,7 @@ export async function commitActions(
         }
       }
     }
+    if (finalize) await finalize();
   });
   for (const fact of outcome.added)
     deps.events.emit('FactCommitted', { guildId, fact, reinforcement: false });

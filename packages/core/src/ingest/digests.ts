@@ -23,10 +23,17 @@ export async function refreshDigest(
   const every = deps.config.extraction.digestEveryFacts;
   const model = deps.smallLlm;
   if (!model || (every === 0 && !force)) return 'skipped';
-  const facts = await deps.store.facts.topStrength(
-    subjectId === null ? { guildId, serverOnly: true } : { guildId, subjectIds: [subjectId] },
-    deps.config.lifecycle.maxFactsPerUser,
-  );
+  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
+  // Never summarise what a member who opted out (or a bot) said about the subject.
+  const facts = (
+    await deps.store.facts.topStrength(
+      subjectId === null ? { guildId, serverOnly: true } : { guildId, subjectIds: [subjectId] },
+      deps.config.lifecycle.maxFactsPerUser,
+    )
+  ).filter((f) => {
+    const speaker = f.attribution.speakerId;
+    return speaker === null || (!optedOut.has(speaker) && !deps.isBot(speaker));
+  });
   if (facts.length < 2) return 'skipped';
   const current = await deps.store.governance.getDigest(guildId, subjectId);
   if (!force && facts.length - (current?.sourceFactCount ?? 0) < every) return 'skipped';

@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
-import { MemoryError } from '../errors/index.js';
+import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type BatchKey, SERVER_KEY, type StoredMessage } from '../model/message.js';
+import type { VectorItem } from '../ports/vector-index.js';
 import { type BatchReport, extractBatch } from './batch-processor.js';
 import type { IngestDeps } from './deps.js';
 
@@ -101,15 +102,31 @@ export class IngestEngine {
       });
       claimed = claim.messages;
       if (claimed.length === 0) return null;
-      const result = await extractBatch(this.#deps, key.guildId, key.subjectKey, claimed, 'member');
-      await this.#indexMessages(claimed);
-      if (lost) throw new MemoryError('CONFLICT', 'the batch lease was lost while extracting');
-      await store.queue.complete(
-        key.guildId,
-        claimed.map((m) => m.messageId),
-        this.#owner,
-        clock.now(),
-      );
+      const batch = claimed;
+      // Embedded before the commit: no model or network call may run inside a store transaction.
+      const messageVectors = await this.#embedMessages(batch);
+      let finalized = false;
+      // Completion commits atomically with the batch's facts (or alone when there are none): a
+      // crash in between could otherwise extract and reinforce the same batch a second time.
+      const finalize = async () => {
+        const lostError = () =>
+          new MemoryError(ErrorCode.CONFLICT, 'the batch lease was lost while extracting');
+        if (lost) throw lostError();
+        if (messageVectors.length > 0) await store.vectors.upsert(messageVectors);
+        const done = await store.queue.complete(
+          key.guildId,
+          batch.map((m) => m.messageId),
+          this.#owner,
+          clock.now(),
+        );
+        // Fewer rows than claimed: another worker took the key over; roll the commit back.
+        if (done !== batch.length) throw lostError();
+        finalized = true;
+      };
+      const result = await extractBatch(this.#deps, key.guildId, key.subjectKey, batch, 'member', {
+        finalize,
+      });
+      if (!finalized) await store.transaction(finalize);
       this.#batches++;
       this.#lastSuccessAt = clock.now();
       events.emit('BatchCompleted', result);
@@ -126,20 +143,18 @@ export class IngestEngine {
   }
 
   /** Message vectors for conversation search are computed here, never on the observe path. */
-  async #indexMessages(messages: readonly StoredMessage[]): Promise<void> {
+  async #embedMessages(messages: readonly StoredMessage[]): Promise<VectorItem[]> {
     const rows = messages.filter((m) => m.rawStored && m.content.trim().length > 0);
-    if (rows.length === 0) return;
+    if (rows.length === 0) return [];
     const vectors = await this.#deps.embedder.embed(rows.map((m) => m.content));
-    await this.#deps.store.vectors.upsert(
-      rows.map((m, i) => ({
-        kind: 'message' as const,
-        id: m.messageId,
-        guildId: m.guildId,
-        subjectId: m.authorId,
-        active: true,
-        vector: vectors[i] as Float32Array,
-      })),
-    );
+    return rows.map((m, i) => ({
+      kind: 'message' as const,
+      id: m.messageId,
+      guildId: m.guildId,
+      subjectId: m.authorId,
+      active: true,
+      vector: vectors[i] as Float32Array,
+    }));
   }
 
   async #fail(key: BatchKey, claimed: readonly StoredMessage[], error: unknown): Promise<void> {
@@ -197,13 +212,19 @@ export class IngestEngine {
       const messages = await store.queue.recent(guildId, { limit: window, ...(after ? { after } : {}) });
       const minimum = force ? 1 : Math.max(config.batching.batchSizeMessages, Math.ceil(window / 2));
       if (messages.length < minimum) return null;
-      const result = await extractBatch(this.#deps, guildId, SERVER_KEY, messages, 'community');
       const newest = messages[messages.length - 1] as StoredMessage;
-      await store.governance.setCursor(
-        guildId,
-        WINDOW_CURSOR,
-        `${newest.createdAt.toISOString()}|${newest.messageId}`,
-      );
+      let finalized = false;
+      // The watermark moves in the commit transaction of the window's facts (see processKey).
+      const finalize = async () => {
+        await store.governance.setCursor(
+          guildId,
+          WINDOW_CURSOR,
+          `${newest.createdAt.toISOString()}|${newest.messageId}`,
+        );
+        finalized = true;
+      };
+      const result = await extractBatch(this.#deps, guildId, SERVER_KEY, messages, 'community', { finalize });
+      if (!finalized) await store.transaction(finalize);
       events.emit('BatchCompleted', result);
       return result;
     } catch (error) {

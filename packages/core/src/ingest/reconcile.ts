@@ -67,6 +67,7 @@ export async function reconcile(
   if (candidates.length === 0) return { actions: [], droppedParaphrases: 0, llmCalls: 0 };
   // Plan in message order so a later statement in the same batch wins over an earlier one.
   const ordered = [...candidates].sort((a, b) => firstSourceAt(a) - firstSourceAt(b));
+  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
   const vectors = await deps.embedder.embed(ordered.map((c) => c.text));
   const actions: Action[] = [];
   const kept: { candidate: Candidate; vector: Float32Array }[] = [];
@@ -97,7 +98,14 @@ export async function reconcile(
       actions.push({ kind: 'reinforce', candidate, target: duplicate });
       continue;
     }
-    const { colliding: neighbours, related } = await neighbourPool(deps, guildId, candidate, vector, cfg);
+    const { colliding: neighbours, related } = await neighbourPool(
+      deps,
+      guildId,
+      candidate,
+      vector,
+      cfg,
+      optedOut,
+    );
     // A deterministic contradiction (state change or polarity flip on the same aspect) wins over
     // lexical similarity: "quit the barista job" is close to "works as a barista" but retires it.
     const contradicted = related.find((f) => polarityFlip(candidate.text, f.text));
@@ -175,6 +183,7 @@ async function neighbourPool(
   candidate: Candidate,
   vector: Float32Array,
   cfg: MemoryConfig['extraction'],
+  optedOut: ReadonlySet<string>,
 ): Promise<{ colliding: { fact: Fact; score: number }[]; related: Fact[] }> {
   const scope =
     candidate.subjectId === null ? { serverOnly: true as const } : { subjectIds: [candidate.subjectId] };
@@ -190,8 +199,12 @@ async function neighbourPool(
       )
     ).map((f) => [f.id, f]),
   );
+  // Statements of members who opted out are neither shown to the model nor retired by others.
   const live = (f: Fact | undefined): f is Fact =>
-    f !== undefined && f.supersededById === null && f.validUntil === null;
+    f !== undefined &&
+    f.supersededById === null &&
+    f.validUntil === null &&
+    (f.attribution.speakerId === null || !optedOut.has(f.attribution.speakerId));
   const changing = STATE_CHANGE.test(candidate.text);
   const colliding = hits
     .map((h) => ({ fact: facts.get(h.id), score: h.score }))

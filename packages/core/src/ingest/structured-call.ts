@@ -18,6 +18,11 @@ export interface StructuredCallOptions<T> {
   readonly task?: ChatTask;
   /** Called with prompt tokens of every response (budget accounting). */
   readonly onUsage?: (promptTokens: number) => Promise<void>;
+  /**
+   * Asked before the repair turn; false (e.g. the first reply used up the guild's token budget)
+   * fails with BUDGET_EXCEEDED instead of sending another request.
+   */
+  readonly mayRepair?: () => Promise<boolean>;
 }
 
 export interface StructuredResult<T> {
@@ -69,6 +74,11 @@ export async function callStructured<T>(options: StructuredCallOptions<T>): Prom
   await options.onUsage?.(first.promptTokens);
   const checked = validate(options.schema, first.text);
   if (checked.ok) return { value: checked.value, calls: 1, repaired: false };
+  if (options.mayRepair && !(await options.mayRepair()))
+    throw new MemoryError(
+      ErrorCode.BUDGET_EXCEEDED,
+      `the token budget was used up before the repair turn for ${options.purpose}`,
+    );
 
   const repairMessages: ChatMessage[] = [
     ...options.messages,

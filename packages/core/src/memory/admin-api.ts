@@ -57,11 +57,47 @@ export function createAdminApi(deps: AdminApiDeps) {
     }
   };
 
+  /**
+   * Clears the profile digests of subjects the member stated facts about: a digest summarises
+   * those statements, so after an opt-out it would keep quoting the member. They regenerate from
+   * the remaining facts (digests never use statements of members who opted out).
+   */
+  const clearQuotingDigests = async (guildId: string, userId: string) => {
+    const subjects = new Set<string | null>();
+    let cursor: string | undefined;
+    do {
+      const page = await store.facts.list({
+        guildId,
+        validity: 'any',
+        limit: 500,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const f of page.items)
+        if (f.attribution.speakerId === userId && f.subjectId !== userId) subjects.add(f.subjectId);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    for (const subjectId of subjects) {
+      const current = await store.governance.getDigest(guildId, subjectId);
+      if (current && current.text !== '')
+        await store.governance.putDigest({
+          guildId,
+          subjectId,
+          text: '',
+          generatedAt: clock.now(),
+          sourceFactCount: 0,
+        });
+    }
+  };
+
   return {
-    /** Opted-out members are never observed or recalled; nothing is deleted until purge. */
+    /**
+     * Opted-out members are never observed or recalled (nor quoted by other members' digests);
+     * nothing of theirs is deleted until purge.
+     */
     async setOptOut(input: { guildId: string; userId: string; optedOut: boolean }): Promise<void> {
       await deps.ensureStarted();
       await store.governance.setOptOut(input.guildId, input.userId, input.optedOut, clock.now());
+      if (input.optedOut) await clearQuotingDigests(input.guildId, input.userId);
     },
 
     async getOptOut(input: { guildId: string; userId: string }): Promise<boolean> {

@@ -138,6 +138,11 @@ export class Observer {
     try {
       const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);
       if (outcome === 'duplicate') {
+        // The row may come from a process that died before registering the author's name (a
+        // redelivery after a crash): register it now, once per process (cached), best effort.
+        await this.#registerName(event).catch((error: unknown) =>
+          this.#deps.logger?.({ level: 'warn', event: 'observe.alias_failed', error }),
+        );
         // An edit of a message already stored updates its content (pending rows are extracted with it).
         if (!event.edited) return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
         const updated = await store.queue.markEdited(

@@ -79,8 +79,10 @@ export function createOpsApi(deps: OpsDeps) {
     }): Promise<number> {
       const rt = await deps.runtime();
       const at = rt.clock.now();
+      const optedOut = new Set(await rt.store.governance.optedOutUsers(input.guildId));
       let n = 0;
       for (const m of input.members) {
+        if (optedOut.has(m.userId)) continue;
         for (const [raw, source] of [
           [m.username, AliasSource.DISCORD_USERNAME],
           [m.displayName, AliasSource.DISPLAY_NAME],

@@ -4,7 +4,13 @@ import type { MessageKind, MessageStatus } from './enums.js';
 /** Longest content stored as-is; longer content is stored truncated with `contentTruncated`. */
 export const MAX_CONTENT_CHARS = 8_000;
 
-const nonEmptyId = z.string().min(1).max(128);
+/** A lone UTF-16 surrogate: not text any store can hold as it is (BSON and UTF-8 need well-formed). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const nonEmptyId = z
+  .string()
+  .min(1)
+  .max(128)
+  .refine((s) => !LONE_SURROGATE.test(s), { message: 'ids must be well-formed text' });
 
 /** An ISO timestamp must carry an offset (`Z` or `+hh:mm`); naive timestamps are ambiguous. */
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -18,13 +24,34 @@ export const timestampSchema = z.union([
     .refine((d) => !Number.isNaN(d.getTime()), { message: 'invalid date' }),
 ]);
 
+const MAX_METADATA_KEYS = 16;
+
+/**
+ * String metadata, at most 16 keys of ≤ 64 chars with values of ≤ 256 chars. Validated by hand
+ * onto a null-prototype object: a record schema builds its output with plain assignment, which
+ * silently drops a `__proto__` key; here every own key, `__proto__` included, is kept as data.
+ */
 const metadataSchema = z
-  .record(z.string().min(1).max(64), z.string().max(256))
-  .refine((m) => Object.keys(m).length <= 16, { message: 'metadata has more than 16 keys' })
-  .transform((m) => {
-    // Copy onto a null-prototype object so keys like __proto__ are plain data.
+  .custom<Readonly<Record<string, string>>>(
+    (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date),
+    { message: 'metadata must be an object of strings' },
+  )
+  .transform((m, ctx) => {
     const out: Record<string, string> = Object.create(null);
-    for (const [k, v] of Object.entries(m)) out[k] = v;
+    const entries = Object.entries(m);
+    if (entries.length > MAX_METADATA_KEYS)
+      ctx.addIssue({ code: 'custom', message: `metadata has more than ${MAX_METADATA_KEYS} keys` });
+    for (const [k, v] of entries) {
+      if (k.length < 1 || k.length > 64)
+        ctx.addIssue({ code: 'custom', path: [k], message: 'metadata keys are 1 to 64 characters' });
+      else if (typeof v !== 'string' || v.length > 256)
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: 'metadata values are strings of at most 256 characters',
+        });
+      else out[k] = v;
+    }
     return out;
   });
 

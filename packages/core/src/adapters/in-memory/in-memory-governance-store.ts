@@ -149,10 +149,17 @@ export class InMemoryGovernanceStore implements GovernanceStore {
         ops.push(() => s.aliases.delete(k));
       }
     }
-    if (s.digests.has(digestKey(guildId, userId))) {
-      report.digests++;
-      ops.push(() => s.digests.delete(digestKey(guildId, userId)));
+    // Digests of subjects the user stated facts about may quote the user: dropped too.
+    const digestSubjects = new Set<string | null>([userId]);
+    for (const id of owned) {
+      const f = s.facts.get(key(guildId, id));
+      if (f && f.attribution.speakerId === userId) digestSubjects.add(f.subjectId);
     }
+    for (const subject of digestSubjects)
+      if (s.digests.has(digestKey(guildId, subject))) {
+        report.digests++;
+        ops.push(() => s.digests.delete(digestKey(guildId, subject)));
+      }
     for (const [k, m] of s.messages.entries()) {
       if (m.guildId === guildId && m.authorId === userId) {
         report.messages++;
