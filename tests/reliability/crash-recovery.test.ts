@@ -84,12 +84,14 @@ async function seed(name: string, guildId: string, extra: (string | null)[] = []
   return { path, guildId, authors, words };
 }
 
-function workerArgs(s: Scenario, crash: string | null) {
+/** The crash points are points of one member's batch, so each batch gets its own extraction call here. */
+function workerArgs(s: Scenario, crash: string | null, shareCalls = false) {
   return {
     path: s.path,
     llmUrl: server.url,
     leaseSeconds: LEASE_SECONDS,
     batchSize: BATCH,
+    maxMessagesPerCall: shareCalls ? 4 * BATCH : BATCH,
     serverWindowMessages: 5,
     crash,
     guildId: s.guildId,
@@ -110,7 +112,12 @@ function restartedMemory(path: string): { memory: Memory; failures: ExtractionFa
       storage: `sqlite://${path}`,
       llm: llmConfig(),
       workers: { enabled: false, count: 1, maxAttempts: 3, backoffBaseSeconds: 0 },
-      batching: { leaseSeconds: LEASE_SECONDS, batchSizeMessages: BATCH, serverWindowMessages: 5 },
+      batching: {
+        leaseSeconds: LEASE_SECONDS,
+        batchSizeMessages: BATCH,
+        maxMessagesPerCall: BATCH,
+        serverWindowMessages: 5,
+      },
       extraction: { digestEveryFacts: 0 },
     },
     { clock },
@@ -207,6 +214,36 @@ describe('a worker SIGKILLed mid-batch', () => {
     },
     60_000,
   );
+
+  it('killed before completing a call shared by two members: neither batch is committed, both are redone once', async () => {
+    const s = await seed('shared', '935000000000000001');
+    const [first, second] = s.authors as [Member, Member];
+    const before = server.requests.length;
+    const child = startChild('worker', workerArgs(s, 'before-complete', true));
+    await expectKilled(child);
+    // One call carried both members' batches.
+    const firstWord = (s.words.get(first.id) ?? [])[0] as string;
+    const secondWord = (s.words.get(second.id) ?? [])[0] as string;
+    const shared = extractionRequests(server.requests.slice(before)).filter(
+      (r) => r.text.includes(firstWord) && r.text.includes(secondWord),
+    );
+    expect(shared).toHaveLength(1);
+    expect(inspectSqlite(s.path)).toMatchObject(CONSISTENT);
+    expect(factRows(s.path).filter((f) => f.guild_id === s.guildId)).toEqual([]);
+    expect(new Set(messageRows(s.path).map((m) => m.status))).toEqual(new Set(['claimed']));
+
+    const restartFrom = server.requests.length;
+    const { memory, failures } = restartedMemory(s.path);
+    try {
+      await memory.flush({ guildId: s.guildId });
+    } finally {
+      await memory.close({ drain: false });
+    }
+    expect(failures).toEqual([]);
+    expect(requestsWith(firstWord, restartFrom)).toBe(1);
+    expect(requestsWith(secondWord, restartFrom)).toBe(1);
+    await expectCommittedOnce(s, 2 * BATCH);
+  }, 60_000);
 
   it('killed while the model is answering: a new process takes over once the lease has really expired', async () => {
     const s = await seed('llmcall', '940000000000000001');

@@ -116,7 +116,10 @@ async function replay(
       },
       { clock },
     );
-    memory.events.on('BatchCompleted', (b) => batches.push({ ...b, noise: lurkerIds.has(b.subjectKey) }));
+    // A unit (one call, or one batch closed without a call) is noise when every batch in it is a lurker's.
+    memory.events.on('BatchCompleted', (b) =>
+      batches.push({ ...b, noise: b.subjectKeys.every((k) => lurkerIds.has(k)) }),
+    );
     const guildId = snowflake(conv.sampleId);
     const channelId = snowflake(`${conv.sampleId}/general`);
     let session = -1;
@@ -142,7 +145,8 @@ async function replay(
         }
         session = t.session;
       }
-      const at = new Date(t.at.getTime() + t.index * paceSeconds * 1000);
+      // The dataset spaces turns a minute apart; replace that spacing with this run's pace.
+      const at = new Date(t.at.getTime() + t.index * (paceSeconds * 1000 - 60_000));
       const content = t.blipCaption ? `${t.text} [shared a photo: ${t.blipCaption}]` : t.text;
       await post(t.speaker, snowflake(`${conv.sampleId}/${t.speaker}`), content, at, t.diaId);
       messages++;
@@ -360,7 +364,7 @@ export const extractionSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     ],
     notes: [
       `Turns are ${paces[0]} s apart within a session (a lively chat; LoCoMo gives only session dates) for the targets; the ${paces[1]} s run (slower chat: batches close by age with fewer messages) gives ${round(runs[1]?.chatterCallsPer10 ?? 0, 2)} extraction calls per 10 messages. Replayed ${conversations.length} LoCoMo conversation(s): ${messages.toLocaleString('en-US')} turns plus ${noiseMessages.toLocaleString('en-US')} lurker noise messages; runPending every 10 messages and 10 minutes after each session (so batches close by size or age), flush at the end. Tokens are the stub server's usage (≈ characters / 4 of prompt and answer).`,
-      `Ordinary chatter: ${extractionCallsChatter} extraction calls for ${messages.toLocaleString('en-US')} LoCoMo messages in ${chatter.length} member batches (${round(chatterCallsPer10, 2)} per 10 messages); batches close at 10 messages or 5 minutes of age, and LoCoMo speakers alternate, so many batches hold fewer than 10 messages. Noise batches: ${skippedNoCall(noise)} of ${noise.length} skipped with no call; all batches: ${skippedNoCall(batches)} of ${batches.length}.`,
+      `Ordinary chatter: ${extractionCallsChatter} extraction calls for ${messages.toLocaleString('en-US')} LoCoMo messages in ${chatter.length} units (${round(chatterCallsPer10, 2)} per 10 messages). A member's batch is due at 10 messages or 5 minutes of age; LoCoMo speakers alternate, so one speaker's batch rarely fills alone, and due batches share a call with the guild's other pending batches (batching.maxMessagesPerCall 40). Noise batches: ${skippedNoCall(noise)} of ${noise.length} skipped with no call; all batches: ${skippedNoCall(batches)} of ${batches.length}.`,
     ],
   };
 };

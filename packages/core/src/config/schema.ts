@@ -21,6 +21,11 @@ const observe = z
 const batching = z
   .object({
     batchSizeMessages: int(1, 200, 10),
+    /**
+     * Messages one extraction call may carry: due batches of several members of a guild share a
+     * call up to this many. At or below batchSizeMessages every member's batch gets its own call.
+     */
+    maxMessagesPerCall: int(1, 500, 40),
     maxAgeSeconds: int(1, 86_400, 300),
     leaseSeconds: int(5, 3600, 120),
     /** Messages the community (server) pass looks at per guild. */

@@ -25,6 +25,8 @@ export interface BatchContext {
   readonly byIndex: ReadonlyMap<number, StoredMessage>;
   /** Users that must not become subjects in this batch (bots, opted out). */
   readonly blocked: ReadonlySet<string>;
+  /** Member batches sharing this call (1 for a single batch or the community pass). */
+  readonly batches: number;
 }
 
 /** Best known display name of a member who is only mentioned: latest message name, then strongest alias. */
@@ -48,15 +50,18 @@ export async function buildBatchContext(
   guildId: string,
   messages: readonly StoredMessage[],
   scope: 'member' | 'community',
-  batchAuthor: string | null,
+  batchAuthors: readonly string[],
 ): Promise<BatchContext> {
   const roster = new Roster();
   const blocked = new Set<string>();
   const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
   const allowed = (userId: string) => !deps.isBot(userId) && !optedOut.has(userId);
-  if (batchAuthor && allowed(batchAuthor)) {
-    const first = messages.find((m) => m.authorId === batchAuthor);
-    roster.add(batchAuthor, first ? authorName(first, 'member 0') : 'member 0', 'author');
+  const authors = new Set(batchAuthors);
+  for (const author of authors) {
+    if (!allowed(author)) continue;
+    const first = messages.find((m) => m.authorId === author);
+    const fallback = `member ${roster.entries().length}`;
+    roster.add(author, first ? authorName(first, fallback) : fallback, 'author');
   }
   for (const m of messages) {
     if (m.authorIsBot || !allowed(m.authorId)) blocked.add(m.authorId);
@@ -64,7 +69,7 @@ export async function buildBatchContext(
       roster.add(
         m.authorId,
         authorName(m, `member ${roster.entries().length}`),
-        m.authorId === batchAuthor ? 'author' : 'participant',
+        authors.has(m.authorId) ? 'author' : 'participant',
       );
   }
   const byMessageId = new Map(messages.map((m) => [m.messageId, m]));
@@ -107,7 +112,7 @@ export async function buildBatchContext(
     };
   });
 
-  const existingFacts = await relevantFacts(deps, guildId, messages, roster, scope, batchAuthor, optedOut);
+  const existingFacts = await relevantFacts(deps, guildId, messages, roster, scope, [...authors], optedOut);
   const last = messages[messages.length - 1]?.createdAt ?? deps.clock.now();
   return {
     input: {
@@ -121,24 +126,32 @@ export async function buildBatchContext(
     roster,
     byIndex,
     blocked,
+    batches: Math.max(1, authors.size),
   };
 }
 
-/** Up to 6 strongest facts of the subject plus up to 12 facts similar to the batch text. */
+/**
+ * The strongest facts of each batch author (6 for one author, fewer each when several share a
+ * call, 18 at most) plus up to 12 facts similar to the batch text.
+ */
 async function relevantFacts(
   deps: IngestDeps,
   guildId: string,
   messages: readonly StoredMessage[],
   roster: Roster,
   scope: 'member' | 'community',
-  batchAuthor: string | null,
+  batchAuthors: readonly string[],
   optedOut: ReadonlySet<string>,
 ): Promise<ExistingFactLine[]> {
-  const filter =
-    scope === 'member' && batchAuthor
-      ? { guildId, subjectIds: [batchAuthor] }
-      : { guildId, serverOnly: true as const };
-  const anchors = await deps.store.facts.topStrength(filter, MAX_ANCHOR_FACTS);
+  const anchors: Fact[] = [];
+  if (scope === 'member' && batchAuthors.length > 0) {
+    const each = Math.max(2, Math.floor((MAX_ANCHOR_FACTS * 3) / batchAuthors.length));
+    const perAuthor = Math.min(MAX_ANCHOR_FACTS, each);
+    for (const author of batchAuthors)
+      anchors.push(...(await deps.store.facts.topStrength({ guildId, subjectIds: [author] }, perAuthor)));
+  } else {
+    anchors.push(...(await deps.store.facts.topStrength({ guildId, serverOnly: true }, MAX_ANCHOR_FACTS)));
+  }
   const seen = new Set(anchors.map((f) => f.id));
   const related: Fact[] = [];
   const [vector] = await deps.embedder.embed([

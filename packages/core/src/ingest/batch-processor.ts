@@ -19,13 +19,14 @@ export type BatchReport = BatchCompleted;
 
 function report(
   guildId: string,
-  subjectKey: string,
+  subjectKeys: readonly string[],
   messages: number,
   patch: Partial<BatchReport>,
 ): BatchReport {
   return {
     guildId,
-    subjectKey,
+    subjectKey: subjectKeys[0] ?? '',
+    subjectKeys,
     messages,
     adds: 0,
     reinforces: 0,
@@ -64,10 +65,40 @@ export interface ExtractBatchOptions {
   readonly finalize?: () => Promise<void>;
 }
 
+/** A key's claimed messages after screening: what may go to the model, or why nothing does. */
+export type Screened =
+  | { readonly skip: BatchReport }
+  | { readonly subjectKey: string; readonly claimed: number; readonly messages: readonly StoredMessage[] };
+
 /**
- * Extracts one batch end to end: aliases, noise gate, budget, roster, one extraction call,
- * vetting, reconcile and a single commit. Throws on model or store failure so the caller can
- * retry the batch; returns a report (with `skipped`) when there was nothing to do.
+ * Everything that happens to one key's batch before any model call: messages of members who
+ * opted out are dropped, self-stated names are mined, and the noise gate may close the batch.
+ */
+export async function screenBatch(
+  deps: IngestDeps,
+  guildId: string,
+  subjectKey: string,
+  claimed: readonly StoredMessage[],
+  scope: 'member' | 'community',
+): Promise<Screened> {
+  const n = claimed.length;
+  const skip = (reason: string) => ({ skip: report(guildId, [subjectKey], n, { skipped: reason }) });
+  if (n === 0) return skip('empty');
+  // Messages of members who opted out after writing them are never mined, nor sent to a model.
+  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
+  const messages = claimed.filter((m) => !optedOut.has(m.authorId));
+  if (messages.length === 0) return skip('opted_out');
+  if (scope === 'member') await mineMessageAliases(deps, messages);
+  if (!deps.llm) return skip('no_llm');
+  if (deps.config.extraction.noiseGate && !noiseGate(messages.map((m) => m.content)).extract)
+    return skip('noise');
+  return { subjectKey, claimed: n, messages };
+}
+
+/**
+ * Extracts one batch end to end: screening, then one extraction call, vetting, reconcile and a
+ * single commit. Throws on model or store failure so the caller can retry the batch; returns a
+ * report (with `skipped`) when there was nothing to do.
  */
 export async function extractBatch(
   deps: IngestDeps,
@@ -77,24 +108,32 @@ export async function extractBatch(
   scope: 'member' | 'community',
   options: ExtractBatchOptions = {},
 ): Promise<BatchReport> {
-  const n = claimed.length;
-  if (n === 0) return report(guildId, subjectKey, 0, { skipped: 'empty' });
-  // Messages of members who opted out after writing them are never mined, nor sent to a model.
-  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
-  const messages = claimed.filter((m) => !optedOut.has(m.authorId));
-  if (messages.length === 0) return report(guildId, subjectKey, n, { skipped: 'opted_out' });
-  if (scope === 'member') await mineMessageAliases(deps, messages);
-  const llm = deps.llm;
-  if (!llm) return report(guildId, subjectKey, n, { skipped: 'no_llm' });
-  if (deps.config.extraction.noiseGate) {
-    const verdict = noiseGate(messages.map((m) => m.content));
-    if (!verdict.extract) return report(guildId, subjectKey, n, { skipped: 'noise' });
-  }
-  const budget = await deps.budgets.check(guildId);
-  if (budget.step === BudgetStep.SKIP_EXTRACTION)
-    return report(guildId, subjectKey, n, { skipped: 'budget' });
+  const screened = await screenBatch(deps, guildId, subjectKey, claimed, scope);
+  if ('skip' in screened) return screened.skip;
+  return extractScreened(deps, guildId, [screened], scope, options);
+}
 
-  const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? subjectKey : null);
+/**
+ * One extraction call over the screened batches of one guild (several members' batches share a
+ * call: the model sees them as one conversation, in time order, each member marked as an author),
+ * then vetting, reconcile and a single commit.
+ */
+export async function extractScreened(
+  deps: IngestDeps,
+  guildId: string,
+  parts: readonly Extract<Screened, { messages: unknown }>[],
+  scope: 'member' | 'community',
+  options: ExtractBatchOptions = {},
+): Promise<BatchReport> {
+  const keys = parts.map((p) => p.subjectKey);
+  const n = parts.reduce((sum, p) => sum + p.claimed, 0);
+  const llm = deps.llm;
+  if (!llm) return report(guildId, keys, n, { skipped: 'no_llm' });
+  const messages = parts.flatMap((p) => p.messages).sort(chronological);
+  const budget = await deps.budgets.check(guildId);
+  if (budget.step === BudgetStep.SKIP_EXTRACTION) return report(guildId, keys, n, { skipped: 'budget' });
+
+  const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? keys : []);
   let result: StructuredResult<ExtractionOutput>;
   try {
     result = await callStructured<ExtractionOutput>({
@@ -114,19 +153,19 @@ export async function extractBatch(
     });
   } catch (error) {
     if (MemoryError.is(error, ErrorCode.BUDGET_EXCEEDED))
-      return report(guildId, subjectKey, n, { llmCalls: 1, skipped: 'budget' });
+      return report(guildId, keys, n, { llmCalls: 1, skipped: 'budget' });
     throw error;
   }
   let llmCalls = result.calls;
   if (result.value.operations.length === 0)
-    return report(guildId, subjectKey, n, { llmCalls, skipped: 'empty_output' });
+    return report(guildId, keys, n, { llmCalls, skipped: 'empty_output' });
 
   const vetted = vetOperations(result.value, ctx, deps.config.extraction);
   const rejected = Object.values(vetted.rejected).reduce((a, b) => a + b, 0);
   if (rejected > 0)
     deps.logger?.({ level: 'debug', event: 'extraction.rejected', data: { guildId, ...vetted.rejected } });
   if (vetted.candidates.length === 0)
-    return report(guildId, subjectKey, n, { llmCalls, rejected, skipped: 'gated' });
+    return report(guildId, keys, n, { llmCalls, rejected, skipped: 'gated' });
 
   const nameOf = (subjectId: string | null) =>
     subjectId === null ? 'the server' : (ctx.roster.nameOfUser(subjectId) ?? 'a member');
@@ -143,7 +182,7 @@ export async function extractBatch(
     outcome.added.map((f) => f.subjectId),
     nameOf,
   );
-  return report(guildId, subjectKey, n, {
+  return report(guildId, keys, n, {
     adds: outcome.added.length - outcome.superseded.length - outcome.invalidated.length,
     reinforces: outcome.reinforced.length,
     supersessions: outcome.superseded.length,
@@ -152,6 +191,10 @@ export async function extractBatch(
     llmCalls,
   });
 }
+
+const chronological = (a: StoredMessage, b: StoredMessage) =>
+  a.createdAt.getTime() - b.createdAt.getTime() ||
+  (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0);
 
 async function mineFactAliases(
   deps: IngestDeps,

@@ -2,10 +2,24 @@ import PQueue from 'p-queue';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type BatchKey, SERVER_KEY, type StoredMessage } from '../model/message.js';
 import type { VectorItem } from '../ports/vector-index.js';
-import { type BatchReport, extractBatch } from './batch-processor.js';
+import {
+  type BatchReport,
+  extractBatch,
+  extractScreened,
+  type Screened,
+  screenBatch,
+} from './batch-processor.js';
 import type { IngestDeps } from './deps.js';
 
 const WINDOW_CURSOR = 'server_window';
+
+const keyId = (key: BatchKey) => `${key.guildId}\u0000${key.subjectKey}`;
+
+/** One key's claimed messages. */
+interface Claimed {
+  readonly key: BatchKey;
+  readonly messages: readonly StoredMessage[];
+}
 
 export interface RunOptions {
   /** Most batches to process in this call. */
@@ -16,8 +30,9 @@ export interface RunOptions {
 }
 
 /**
- * Runs extraction batches: claims a key's messages under a lease (renewed every lease/3 while the
- * batch runs), extracts and commits, then marks the messages processed. A failure counts an
+ * Runs extraction batches: claims keys' messages under leases (renewed every lease/3 while the
+ * batch runs; due keys of one guild share a call up to `batching.maxMessagesPerCall` messages),
+ * extracts and commits, then marks the messages processed. A failure counts an
  * attempt: the messages retry with exponential backoff and become dead letters after
  * `workers.maxAttempts`. Concurrency comes from a p-queue of `workers.count`.
  */
@@ -47,7 +62,11 @@ export class IngestEngine {
     return this.#batches;
   }
 
-  /** Processes due batches now (cron / split-process mode). Returns batches processed. */
+  /**
+   * Processes due batches now (cron / split-process mode). Due keys of one guild share extraction
+   * calls up to `batching.maxMessagesPerCall` messages. Returns batch units completed (a unit is one
+   * extraction call, or one member's batch closed without a call).
+   */
   async runPending(options: RunOptions = {}): Promise<number> {
     const { store, clock, config } = this.#deps;
     const limit = options.limit ?? 64;
@@ -62,84 +81,200 @@ export class IngestEngine {
       limit,
       ...(options.guildId !== undefined ? { guildId: options.guildId } : {}),
     });
-    const jobs = keys
-      .filter((k) => !this.#inFlight.has(`${k.guildId}\u0000${k.subjectKey}`))
-      .map((key) => this.#queue.add(() => this.processKey(key)));
+    const byGuild = new Map<string, BatchKey[]>();
+    for (const key of keys) {
+      if (this.#inFlight.has(keyId(key))) continue;
+      const list = byGuild.get(key.guildId) ?? [];
+      list.push(key);
+      byGuild.set(key.guildId, list);
+    }
+    const { batchSizeMessages, maxMessagesPerCall } = config.batching;
+    const jobs: Promise<number>[] = [];
+    for (const pending of byGuild.values()) {
+      // Enough lanes to keep the workers busy, few enough that each call fills up before a second
+      // lane takes keys of the same guild.
+      const calls = Math.ceil(
+        (pending.length * batchSizeMessages) / Math.max(batchSizeMessages, maxMessagesPerCall),
+      );
+      const lanes = Math.max(1, Math.min(config.workers.count, calls));
+      for (let i = 0; i < lanes; i++) jobs.push(this.#queue.add(() => this.#drain(pending)));
+    }
     const results = await Promise.all(jobs);
-    return results.filter((r) => r !== null).length;
+    return results.reduce((a, b) => a + b, 0);
   }
 
-  /** Claims and processes one batch of a key. Returns null when nothing was claimed. */
-  async processKey(key: BatchKey): Promise<BatchReport | null> {
-    const { store, clock, config, events, logger } = this.#deps;
-    const id = `${key.guildId}\u0000${key.subjectKey}`;
-    if (this.#inFlight.has(id)) return null;
-    this.#inFlight.add(id);
+  /** Takes keys from the guild's shared list until it is empty; returns units completed. */
+  async #drain(pending: BatchKey[]): Promise<number> {
+    let units = 0;
+    while (pending.length > 0) units += await this.#processGroup(pending);
+    return units;
+  }
+
+  /**
+   * Claims keys from `pending` (one lease each, renewed every lease/3) until the call is full,
+   * screens each key's messages, closes noise-only and similar batches on their own, and runs one
+   * extraction call over the rest. Returns units completed.
+   */
+  async #processGroup(pending: BatchKey[]): Promise<number> {
+    const { store, clock, config } = this.#deps;
     const leaseMs = config.batching.leaseSeconds * 1000;
-    let claimed: readonly StoredMessage[] = [];
-    let lost = false;
+    const { batchSizeMessages, maxMessagesPerCall } = config.batching;
+    const capacity = Math.max(batchSizeMessages, maxMessagesPerCall);
+    const claims: Claimed[] = [];
+    const lost = new Set<string>();
     const heartbeat = setInterval(
       () => {
-        store.queue.renewLease(key, this.#owner, clock.now(), leaseMs).then(
-          (ok) => {
-            if (!ok) lost = true;
-          },
-          () => {
-            lost = true;
-          },
-        );
+        for (const { key } of claims)
+          store.queue.renewLease(key, this.#owner, clock.now(), leaseMs).then(
+            (ok) => {
+              if (!ok) lost.add(keyId(key));
+            },
+            () => lost.add(keyId(key)),
+          );
       },
       Math.max(1000, leaseMs / 3),
     );
     heartbeat.unref?.();
+    const held: BatchKey[] = [];
+    let units = 0;
     try {
-      const claim = await store.queue.claim({
-        key,
-        owner: this.#owner,
-        now: clock.now(),
-        leaseMs,
-        limit: config.batching.batchSizeMessages,
-      });
-      claimed = claim.messages;
-      if (claimed.length === 0) return null;
-      const batch = claimed;
-      // Embedded before the commit: no model or network call may run inside a store transaction.
-      const messageVectors = await this.#embedMessages(batch);
+      let total = 0;
+      const sharing = maxMessagesPerCall > batchSizeMessages;
+      const take = async (key: BatchKey) => {
+        if (this.#inFlight.has(keyId(key))) return;
+        this.#inFlight.add(keyId(key));
+        held.push(key);
+        const messages = await this.#claim(key, Math.min(batchSizeMessages, capacity - total), leaseMs);
+        if (messages.length === 0) return;
+        claims.push({ key, messages });
+        total += messages.length;
+      };
+      while (pending.length > 0 && total < capacity) {
+        await take(pending.shift() as BatchKey);
+        // Without sharing, every key is its own call.
+        if (!sharing && claims.length > 0) break;
+      }
+      if (claims.length === 0) return 0;
+      // A call with room to spare takes other members' pending messages of the guild along, due or
+      // not yet: each of those batches would otherwise need a call of its own later. Only once a
+      // due batch has passed screening: noise alone never pulls anyone's messages forward.
+      const fill = async () => {
+        if (!sharing || total >= capacity) return;
+        const others = await store.queue.dueKeys({
+          now: clock.now(),
+          batchSize: 1,
+          olderThan: new Date(8.64e15),
+          limit: capacity,
+          guildId: (claims[0] as Claimed).key.guildId,
+        });
+        for (const key of others) {
+          if (total >= capacity) break;
+          if (key.subjectKey !== SERVER_KEY) await take(key);
+        }
+      };
+      units = await this.#extractGroup(claims, lost, fill);
+      return units;
+    } finally {
+      clearInterval(heartbeat);
+      for (const key of held) {
+        this.#inFlight.delete(keyId(key));
+        await store.queue.releaseLease(key, this.#owner).catch(() => undefined);
+      }
+    }
+  }
+
+  async #claim(key: BatchKey, limit: number, leaseMs: number): Promise<readonly StoredMessage[]> {
+    const { store, clock, logger } = this.#deps;
+    try {
+      const claim = await store.queue.claim({ key, owner: this.#owner, now: clock.now(), leaseMs, limit });
+      return claim.messages;
+    } catch (error) {
+      logger?.({ level: 'warn', event: 'ingest.claim_failed', data: { guildId: key.guildId }, error });
+      return [];
+    }
+  }
+
+  /**
+   * Screens claimed batches (growing `claims` through `fill` once one passes), closes those that
+   * need no call, extracts the rest in one call and completes them; failures retry each key's
+   * messages.
+   */
+  async #extractGroup(
+    claims: Claimed[],
+    lost: ReadonlySet<string>,
+    fill: () => Promise<void>,
+  ): Promise<number> {
+    const { store, clock } = this.#deps;
+    const guildId = (claims[0] as Claimed).key.guildId;
+    const finished = new Set<Claimed>();
+    let units = 0;
+    try {
+      const parts: Extract<Screened, { messages: unknown }>[] = [];
+      const partClaims: Claimed[] = [];
+      const skipped: [Claimed, BatchReport][] = [];
+      let filled = false;
+      for (let i = 0; i < claims.length; i++) {
+        const c = claims[i] as Claimed;
+        const screened = await screenBatch(this.#deps, guildId, c.key.subjectKey, c.messages, 'member');
+        if ('skip' in screened) skipped.push([c, screened.skip]);
+        else {
+          parts.push(screened);
+          partClaims.push(c);
+        }
+        if (!filled && parts.length > 0 && i === claims.length - 1) {
+          filled = true;
+          await fill();
+        }
+      }
+      // Embedded before any commit: no model or network call may run inside a store transaction.
+      const vectors = await this.#embedMessages(claims.flatMap((c) => c.messages));
+      const complete = async (done: readonly Claimed[]) => {
+        const lostError = () =>
+          new MemoryError(ErrorCode.CONFLICT, 'the batch lease was lost while extracting');
+        if (done.some((c) => lost.has(keyId(c.key)))) throw lostError();
+        const ids = new Set(done.flatMap((c) => c.messages.map((m) => m.messageId)));
+        const mine = vectors.filter((v) => ids.has(v.id));
+        if (mine.length > 0) await store.vectors.upsert(mine);
+        for (const c of done) {
+          const n = await store.queue.complete(
+            guildId,
+            c.messages.map((m) => m.messageId),
+            this.#owner,
+            clock.now(),
+          );
+          // Fewer rows than claimed: another worker took the key over; roll the commit back.
+          if (n !== c.messages.length) throw lostError();
+        }
+      };
+      for (const [c, skip] of skipped) {
+        await store.transaction(() => complete([c]));
+        finished.add(c);
+        this.#succeeded(skip);
+        units++;
+      }
+      if (parts.length === 0) return units;
       let finalized = false;
       // Completion commits atomically with the batch's facts (or alone when there are none): a
       // crash in between could otherwise extract and reinforce the same batch a second time.
       const finalize = async () => {
-        const lostError = () =>
-          new MemoryError(ErrorCode.CONFLICT, 'the batch lease was lost while extracting');
-        if (lost) throw lostError();
-        if (messageVectors.length > 0) await store.vectors.upsert(messageVectors);
-        const done = await store.queue.complete(
-          key.guildId,
-          batch.map((m) => m.messageId),
-          this.#owner,
-          clock.now(),
-        );
-        // Fewer rows than claimed: another worker took the key over; roll the commit back.
-        if (done !== batch.length) throw lostError();
+        await complete(partClaims);
         finalized = true;
       };
-      const result = await extractBatch(this.#deps, key.guildId, key.subjectKey, batch, 'member', {
-        finalize,
-      });
+      const result = await extractScreened(this.#deps, guildId, parts, 'member', { finalize });
       if (!finalized) await store.transaction(finalize);
-      this.#batches++;
-      this.#lastSuccessAt = clock.now();
-      events.emit('BatchCompleted', result);
-      return result;
+      for (const c of partClaims) finished.add(c);
+      this.#succeeded(result);
+      return units + 1;
     } catch (error) {
-      if (claimed.length > 0) await this.#fail(key, claimed, error);
-      else logger?.({ level: 'warn', event: 'ingest.claim_failed', data: { guildId: key.guildId }, error });
-      return null;
-    } finally {
-      clearInterval(heartbeat);
-      this.#inFlight.delete(id);
-      await store.queue.releaseLease(key, this.#owner).catch(() => undefined);
+      for (const c of claims) if (!finished.has(c)) await this.#fail(c.key, c.messages, error);
+      return units;
     }
+  }
+
+  #succeeded(result: BatchReport): void {
+    this.#batches++;
+    this.#lastSuccessAt = this.#deps.clock.now();
+    this.#deps.events.emit('BatchCompleted', result);
   }
 
   /** Message vectors for conversation search are computed here, never on the observe path. */

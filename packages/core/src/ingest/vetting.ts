@@ -51,7 +51,7 @@ function end(
 /**
  * Turns model operations into candidates: only minted tokens, allowed subjects, and texts that
  * pass hygiene, ephemeral-share, plagiarism, confidence and prompt-injection gates; at most
- * `maxCandidatesPerBatch`; exact in-batch duplicates dropped.
+ * `maxCandidatesPerBatch` per member batch in the call; exact in-batch duplicates dropped.
  */
 export function vetOperations(
   output: ExtractionOutput,
@@ -65,9 +65,9 @@ export function vetOperations(
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   const ops = output.operations;
-  if (ops.length > config.maxCandidatesPerBatch)
-    rejected['over_candidate_limit'] = ops.length - config.maxCandidatesPerBatch;
-  for (const op of ops.slice(0, config.maxCandidatesPerBatch)) {
+  const limit = config.maxCandidatesPerBatch * Math.max(1, ctx.batches);
+  if (ops.length > limit) rejected['over_candidate_limit'] = ops.length - limit;
+  for (const op of ops.slice(0, limit)) {
     const subject = ctx.roster.userOf(op.subjectToken);
     if (subject === undefined) {
       reject('unknown_subject_token');

@@ -4,7 +4,10 @@ import type { Logger } from '../ports/logger.js';
 
 export interface BatchCompleted {
   readonly guildId: string;
+  /** The first (usually only) batch key of the unit: an author id, or `__server__`. */
   readonly subjectKey: string;
+  /** Every batch key whose messages this unit processed (one extraction call may serve several). */
+  readonly subjectKeys: readonly string[];
   readonly messages: number;
   readonly adds: number;
   readonly reinforces: number;

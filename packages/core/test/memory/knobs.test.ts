@@ -43,7 +43,8 @@ describe('ingest options', () => {
     let peak = 0;
     const h = harness({
       workers: { enabled: true, count: 2, pollIntervalMs: 20 },
-      batching: { batchSizeMessages: 1 },
+      // One member's batch per call, so four members' batches are four calls, two at a time.
+      batching: { batchSizeMessages: 1, maxMessagesPerCall: 1 },
     });
     h.llm.script('extraction', async () => {
       inFlight++;
@@ -59,6 +60,59 @@ describe('ingest options', () => {
     expect((await h.memory.stats({ guildId: GUILD })).processed).toBe(4);
     expect(peak).toBe(2);
     await h.memory.close();
+  });
+
+  it('batching.maxMessagesPerCall: due batches of several members share a call up to the limit', async () => {
+    const members = [ALICE, BOB, '333333333333333333', '444444444444444444'];
+    const run = async (maxMessagesPerCall: number) => {
+      // One worker: keys are taken in order, so the packing is deterministic.
+      const h = harness({ workers: { count: 1 }, batching: { batchSizeMessages: 2, maxMessagesPerCall } });
+      h.llm.script('extraction', ops());
+      for (const who of members) {
+        await h.say(who, 'i grow tomatoes on my balcony every summer');
+        await h.say(who, 'and i keep bees on the roof of our building');
+      }
+      const units = await h.memory.ops.runPending();
+      const prompts = h.llm.callsFor('extraction').map((c) => c.messages.map((m) => m.content).join('\n'));
+      const stats = await h.memory.stats({ guildId: GUILD });
+      await h.memory.close();
+      return { units, prompts, processed: stats.processed };
+    };
+    const shared = await run(6);
+    // 4 batches of 2: three fill the first call (6 messages), the fourth gets a call of its own.
+    expect(shared.prompts).toHaveLength(2);
+    expect(shared.processed).toBe(8);
+    expect(shared.units).toBe(2);
+    expect(shared.prompts[0]?.match(/\(author of this batch\)/g)).toHaveLength(3);
+    const separate = await run(2);
+    expect(separate.prompts).toHaveLength(4);
+    expect(separate.processed).toBe(8);
+    expect(separate.prompts[0]?.match(/\(author of this batch\)/g)).toHaveLength(1);
+  });
+
+  it('batching.maxMessagesPerCall: a call with room takes along batches that are not due yet', async () => {
+    const run = async (maxMessagesPerCall: number) => {
+      const h = harness({ batching: { batchSizeMessages: 3, maxMessagesPerCall } });
+      h.llm.script('extraction', ops());
+      for (let i = 0; i < 3; i++)
+        await h.say(ALICE, `i keep bees on the roof, hive number ${i} is doing well`);
+      await h.say(BOB, 'i restore old bicycles in my garage on weekends');
+      await h.memory.ops.runPending();
+      const calls = h.llm.callsFor('extraction').map((c) => c.messages.map((m) => m.content).join('\n'));
+      const stats = await h.memory.stats({ guildId: GUILD });
+      await h.memory.close();
+      return { calls, pending: stats.pending };
+    };
+    // Alice's batch is due (3 messages); Bob's single message rides along in the same call.
+    const shared = await run(10);
+    expect(shared.calls).toHaveLength(1);
+    expect(shared.calls[0]).toContain('bicycles');
+    expect(shared.pending).toBe(0);
+    // Without sharing only the due batch is extracted; Bob's message waits for its own batch.
+    const separate = await run(3);
+    expect(separate.calls).toHaveLength(1);
+    expect(separate.calls[0]).not.toContain('bicycles');
+    expect(separate.pending).toBe(1);
   });
 
   it('extraction.noiseGate: off sends chatter to the model', async () => {
