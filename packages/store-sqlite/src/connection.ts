@@ -1,9 +1,11 @@
+import { statSync } from 'node:fs';
 import { ErrorCode, type Logger, MemoryError, type ScopeGate } from '@permafrost/core';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { closedError, toStoreError } from './errors.js';
 import { migrateDatabase } from './migrations/index.js';
 import { acquireGate, type TxScope } from './shared-gate.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 type Db = Database.Database;
 type Statement = Database.Statement;
@@ -35,6 +37,16 @@ export function loadVectorExtension(db: Db): void {
 
 /** Atomic writes between `PRAGMA optimize` runs (cheap when statistics are still fresh). */
 const OPTIMIZE_EVERY_WRITES = 5000;
+/** WAL pages between checkpoints the writer runs itself (~16 MB of WAL). */
+const AUTOCHECKPOINT_PAGES = 4000;
+/** Commits after which a busy file gets a background checkpointer (short-lived stores never do). */
+const CHECKPOINTER_AFTER_COMMITS = 2000;
+/** Commits between background checkpoint requests (~9 WAL frames per enqueued message). */
+const CHECKPOINT_EVERY_COMMITS = 256;
+/** WAL size past which the writer copies the last few frames itself so the WAL can restart. */
+const LARGE_WAL_BYTES = 64 * 1024 * 1024;
+
+const inMemoryPath = (path: string) => path === '' || path === ':memory:' || path.startsWith('file::memory:');
 
 /**
  * The one better-sqlite3 connection of a store object: opened (and migrated) lazily, statements
@@ -52,6 +64,11 @@ export class SqliteConnection {
   #tx: Database.Transaction<(fn: () => unknown) => unknown> | null = null;
   #writes = 0;
   #optimizeDue = false;
+  #commits = 0;
+  #checkpointer: WalCheckpointer | null = null;
+  #checkpointerTried = false;
+  #handedOver = false;
+  #passesSeen = 0;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -73,8 +90,10 @@ export class SqliteConnection {
       db.pragma('temp_store = MEMORY');
       db.pragma('cache_size = -32768');
       db.pragma('mmap_size = 268435456');
-      // Checkpoints fsync; every 4000 pages (~16 MB of WAL) instead of 1000 lifts small-write throughput.
-      db.pragma('wal_autocheckpoint = 4000');
+      // Until a background checkpointer takes over (busy files only), the writer checkpoints every
+      // 4000 pages (~16 MB of WAL) instead of 1000; a WAL left larger than 64 MB is cut back on reset.
+      db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+      db.pragma(`journal_size_limit = ${LARGE_WAL_BYTES}`);
       loadVectorExtension(db);
       const result = migrateDatabase(db);
       if (result.to !== result.from)
@@ -139,8 +158,12 @@ export class SqliteConnection {
     });
   }
 
-  /** Refreshes planner statistics now and then as tables grow (outside any transaction). */
+  /**
+   * After a commit: background checkpoints for busy files, and planner statistics refreshed now and
+   * then as tables grow (outside any transaction).
+   */
   #afterWrite(): void {
+    this.#afterCommit();
     if (++this.#writes >= OPTIMIZE_EVERY_WRITES) this.#optimizeDue = true;
     const db = this.#db;
     if (!this.#optimizeDue || !db || db.inTransaction) return;
@@ -150,6 +173,59 @@ export class SqliteConnection {
       db.pragma('optimize');
     } catch (error) {
       this.#options.logger?.({ level: 'warn', event: 'sqlite.optimize_failed', error });
+    }
+  }
+
+  #afterCommit(): void {
+    const db = this.#db;
+    if (!db || db.inTransaction) return;
+    this.#commits++;
+    const worker = this.#checkpointer;
+    if (!worker) {
+      if (this.#commits >= CHECKPOINTER_AFTER_COMMITS && !this.#checkpointerTried)
+        this.#startCheckpointer(db);
+      return;
+    }
+    const state = worker.state;
+    if (state === 'failed') {
+      this.#checkpointer = null;
+      db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+      this.log('warn', 'sqlite.checkpointer_lost');
+      void worker.close();
+      return;
+    }
+    if (state !== 'ready') return;
+    if (!this.#handedOver) {
+      this.#handedOver = true;
+      db.pragma('wal_autocheckpoint = 0');
+    }
+    if (worker.passes !== this.#passesSeen) {
+      this.#passesSeen = worker.passes;
+      // Frames committed during the pass keep the WAL from starting over; past 64 MB the writer
+      // copies that short tail itself, and the next transaction restarts (and trims) the WAL.
+      if ((statSync(`${this.#options.path}-wal`, { throwIfNoEntry: false })?.size ?? 0) >= LARGE_WAL_BYTES)
+        this.#checkpointHere(db);
+    }
+    if (this.#commits % CHECKPOINT_EVERY_COMMITS === 0) worker.request();
+  }
+
+  /** Hands checkpoints to a worker thread; on any failure the writer keeps doing them itself. */
+  #startCheckpointer(db: Db): void {
+    this.#checkpointerTried = true;
+    if (inMemoryPath(this.#options.path) || db.readonly) return;
+    try {
+      this.#checkpointer = new WalCheckpointer(this.#options.path);
+    } catch (error) {
+      this.#options.logger?.({ level: 'warn', event: 'sqlite.checkpointer_failed', error });
+    }
+  }
+
+  /** Copies the frames the background pass could not (they landed while it ran), on this thread. */
+  #checkpointHere(db: Db): void {
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (error) {
+      this.#options.logger?.({ level: 'warn', event: 'sqlite.checkpoint_failed', error });
     }
   }
 
@@ -189,6 +265,7 @@ export class SqliteConnection {
           this.#rollback();
           throw toStoreError(error);
         }
+        this.#afterCommit();
         for (const task of scope.afterCommit) {
           try {
             task();
@@ -217,6 +294,9 @@ export class SqliteConnection {
     if (wait) await wait;
     if (this.#closed) return;
     this.#closed = true;
+    const checkpointer = this.#checkpointer;
+    this.#checkpointer = null;
+    if (checkpointer) await checkpointer.close();
     this.#releaseGate();
     this.#statements.clear();
     const db = this.#db;

@@ -9,6 +9,8 @@ const INSERT_MESSAGE = `INSERT INTO messages (${MESSAGE_COLUMNS.join(', ')})
 
 /** Rows whose raw content is searchable: stored raw, and not a private session entry. */
 const searchable = (m: Pick<StoredMessage, 'rawStored' | 'kind'>) => m.rawStored && m.kind !== 'session';
+/** The same test in SQL, over `messages` columns. */
+const SEARCHABLE = "raw_stored = 1 AND kind <> 'session'";
 
 /**
  * Writes to the one message table (queue + conversation history) that keep its keyword index and
@@ -39,31 +41,53 @@ export class MessageTable {
     return row?.n ?? 0;
   }
 
+  /**
+   * One plain row insert. A searchable row waits for the keyword index by having a row id above
+   * `messages_fts_state.indexed_through`; nothing else is written for it here.
+   */
   insert(m: StoredMessage): void {
-    const rowId = Number(this.#c.stmt(INSERT_MESSAGE).run(messageParams(m)).lastInsertRowid);
-    if (searchable(m)) this.#c.stmt('INSERT INTO messages_fts_pending (row_id) VALUES (?)').run(rowId);
+    this.#c.stmt(INSERT_MESSAGE).run(messageParams(m));
+  }
+
+  #watermark(): number {
+    const row = this.#c.stmt('SELECT indexed_through AS w FROM messages_fts_state WHERE id = 1').get() as
+      | { w: number }
+      | undefined;
+    return row?.w ?? 0;
   }
 
   /**
-   * Tokenises every message still waiting for the keyword index, in one FTS5 write (one segment)
-   * rather than one per enqueue. Must run inside a write transaction; returns rows indexed.
+   * Tokenises every message still waiting for the keyword index (new rows above the watermark and
+   * edited rows below it), in one FTS5 write (one segment) rather than one per enqueue. Must run
+   * inside a write transaction; returns rows indexed.
    */
   flushIndex(): number {
-    if (this.#c.stmt('SELECT 1 FROM messages_fts_pending LIMIT 1').get() === undefined) return 0;
+    if (!this.indexBehind()) return 0;
+    const through = this.#watermark();
     const rows = this.#c
       .stmt(
-        'SELECT m.row_id, m.content FROM messages_fts_pending p JOIN messages m ON m.row_id = p.row_id ORDER BY p.row_id',
+        `SELECT row_id, content FROM messages WHERE row_id > ? AND ${SEARCHABLE}
+         UNION ALL
+         SELECT m.row_id, m.content FROM messages_fts_pending p JOIN messages m ON m.row_id = p.row_id
+           WHERE p.row_id <= ? AND m.raw_stored = 1 AND m.kind <> 'session'
+         ORDER BY 1`,
       )
-      .all() as { row_id: number; content: string }[];
+      .all(through, through) as { row_id: number; content: string }[];
     const index = this.#c.stmt('INSERT INTO messages_fts (rowid, terms) VALUES (?, ?)');
     for (const r of rows) index.run(r.row_id, ftsDocument(indexTerms(r.content)));
     this.#c.stmt('DELETE FROM messages_fts_pending').run();
+    this.#c
+      .stmt('UPDATE messages_fts_state SET indexed_through = (SELECT coalesce(max(row_id), 0) FROM messages)')
+      .run();
     return rows.length;
   }
 
   /** True when some messages wait for the keyword index. */
   indexBehind(): boolean {
-    return this.#c.stmt('SELECT 1 FROM messages_fts_pending LIMIT 1').get() !== undefined;
+    return (
+      this.#c.stmt('SELECT 1 FROM messages WHERE row_id > ? LIMIT 1').get(this.#watermark()) !== undefined ||
+      this.#c.stmt('SELECT 1 FROM messages_fts_pending LIMIT 1').get() !== undefined
+    );
   }
 
   /** Records an edit: new content (raw rows only), truncation flag, edited; re-indexes the text. */
@@ -84,7 +108,9 @@ export class MessageTable {
     if (searchable({ rawStored: raw, kind: row.kind })) {
       // Deleting a rowid the index does not hold yet is a no-op for contentless_delete tables.
       this.#c.stmt('DELETE FROM messages_fts WHERE rowid = ?').run(row.row_id);
-      this.#c.stmt('INSERT OR IGNORE INTO messages_fts_pending (row_id) VALUES (?)').run(row.row_id);
+      // A row above the watermark is still waiting and will be indexed with its new text anyway.
+      if (row.row_id <= this.#watermark())
+        this.#c.stmt('INSERT OR IGNORE INTO messages_fts_pending (row_id) VALUES (?)').run(row.row_id);
     }
     return true;
   }

@@ -64,3 +64,43 @@ describe('message keyword index (filled in bulk after enqueue)', () => {
     await s.close();
   });
 });
+
+describe('message keyword index watermark', () => {
+  it('indexes a message that reuses the row id of a deleted, already indexed one', async () => {
+    const s = createSqliteStore({ path: ':memory:' });
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
+    const first = makeMessage({
+      channelId: 'c9',
+      status: 'processed',
+      createdAt: at(5),
+      content: 'piccolo recital',
+    });
+    // Inserted last (highest row id) but older, so trimming the channel to one message deletes it.
+    const last = makeMessage({
+      channelId: 'c9',
+      status: 'processed',
+      createdAt: at(1),
+      content: 'xylophone recital',
+    });
+    await s.queue.enqueueMany([first, last], 100);
+    expect(await search(s, 'recital')).toHaveLength(2);
+    // The newest row goes; the next insert takes its row id, below the index watermark.
+    expect(await s.conversation.trimChannel(G1, 'c9', 1)).toBe(1);
+    expect(await search(s, 'xylophone')).toEqual([]);
+    const reused = makeMessage({ content: 'glockenspiel recital next week' });
+    await s.queue.enqueue(reused, 100);
+    expect(await search(s, 'glockenspiel')).toEqual([reused.messageId]);
+    await s.close();
+  });
+
+  it('an edit before the first flush indexes the new text once', async () => {
+    const s = createSqliteStore({ path: ':memory:' });
+    const m = makeMessage({ content: 'ukulele tuning tips' });
+    await s.queue.enqueue(m, 100);
+    await s.queue.markEdited(G1, m.messageId, 'ukulele strumming tips', false);
+    expect(await search(s, 'ukulele')).toEqual([m.messageId]);
+    expect(await search(s, 'tuning')).toEqual([]);
+    expect(await search(s, 'strumming')).toEqual([m.messageId]);
+    await s.close();
+  });
+});

@@ -31,6 +31,7 @@ describe('schema migrations', () => {
     expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all()).toEqual([
       { version: 1, name: 'core' },
       { version: 2, name: 'conversation' },
+      { version: 3, name: 'lean-message-writes' },
     ]);
     db.close();
   });
@@ -85,6 +86,43 @@ describe('schema migrations', () => {
 
     const check = new Database(path);
     expect(schemaVersion(check)).toBe(LATEST_SCHEMA_VERSION);
+    check.close();
+  });
+
+  it('upgrades a version-2 file: indexed and still-waiting messages stay searchable, new ones too', async () => {
+    const path = join(dir, 'v2.db');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    expect(migrateDatabase(db, { target: 2 })).toEqual({ from: 0, to: 2 });
+    // Version 2 queued every new searchable row in messages_fts_pending until a bulk flush.
+    const insert = db.prepare(
+      `INSERT INTO messages (guild_id, message_id, channel_id, author_id, author_username, author_display_name,
+         author_is_bot, content, content_truncated, raw_stored, created_at, mention_ids, edited, kind,
+         subject_key, status, attempts)
+         VALUES (?, ?, 'c1', 'u1', 'u1', 'U1', 0, ?, 0, 1, ?, '[]', 0, 'chat', 'u1', 'processed', 0)`,
+    );
+    const indexed = Number(insert.run(G1, 'm-indexed', 'the oboe lessons went well', 1).lastInsertRowid);
+    db.prepare('INSERT INTO messages_fts (rowid, terms) VALUES (?, ?)').run(
+      indexed,
+      indexTerms('the oboe lessons went well').join(' '),
+    );
+    const waiting = Number(insert.run(G1, 'm-waiting', 'bassoon reeds are pricey', 2).lastInsertRowid);
+    db.prepare('INSERT INTO messages_fts_pending (row_id) VALUES (?)').run(waiting);
+    db.close();
+
+    const store = createSqliteStore({ path });
+    await store.queue.enqueue(makeMessage({ messageId: 'm-new', content: 'an oboe and a bassoon duet' }), 10);
+    const find = async (q: string) =>
+      (await store.conversation.searchText(G1, indexTerms(q), 10)).map((h) => h.message.messageId).sort();
+    expect(await find('oboe')).toEqual(['m-indexed', 'm-new']);
+    expect(await find('bassoon')).toEqual(['m-new', 'm-waiting']);
+    await store.close();
+    const check = new Database(path);
+    expect(
+      check.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'messages_status'").get(),
+    ).toEqual({
+      n: 0,
+    });
     check.close();
   });
 

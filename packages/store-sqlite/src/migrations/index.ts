@@ -2,12 +2,17 @@ import { ErrorCode, MemoryError } from '@permafrost/core';
 import type { Database } from 'better-sqlite3';
 import { coreMigration } from './001-core.js';
 import { conversationMigration } from './002-conversation.js';
+import { leanMessageWritesMigration } from './003-lean-message-writes.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** Every migration this version of the code knows, in order. */
-export const MIGRATIONS: readonly Migration[] = [coreMigration, conversationMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  coreMigration,
+  conversationMigration,
+  leanMessageWritesMigration,
+];
 
 /** The schema version this code writes. */
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
