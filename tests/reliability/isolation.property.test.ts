@@ -18,7 +18,7 @@ const GUILDS = [
   { id: GUILD_A, tag: 'ga', channel: CHANNEL_A },
   { id: GUILD_B, tag: 'gb', channel: CHANNEL_B },
 ] as const;
-const RUNS = { memory: 60, sqlite: 25, mongo: 12 } as const;
+const RUNS = { memory: 60, sqlite: 25, mongo: 6 } as const;
 
 type G = 0 | 1;
 type Action =

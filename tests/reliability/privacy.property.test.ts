@@ -18,8 +18,8 @@ afterAll(closeStores);
 
 const CREW = members(4);
 const RUNS = {
-  optOut: { memory: 60, sqlite: 25, mongo: 10 },
-  purge: { memory: 60, sqlite: 30, mongo: 10 },
+  optOut: { memory: 60, sqlite: 25, mongo: 3 },
+  purge: { memory: 60, sqlite: 30, mongo: 4 },
 } as const;
 
 type Step =
