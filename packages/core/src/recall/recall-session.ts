@@ -1,0 +1,163 @@
+import { entityNode, userNode } from '../graph/identity-collapse.js';
+import type { Fact } from '../model/fact.js';
+import { type Entity, type Link, type NodeRef, nodeKey } from '../model/graph.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { FactValidity } from '../ports/fact-store.js';
+import type { LinksForNodesOptions } from '../ports/graph-store.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+
+const validityKey = (v: FactValidity | undefined): string =>
+  v === undefined ? 'active' : typeof v === 'string' ? v : `asOf:${v.asOf.getTime()}`;
+
+/** Keeps a stored promise's rejection from being reported as unhandled; its awaiters still see it. */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
+/**
+ * Reads shared by the recalls of one request. promptContext runs two recalls over the same guild
+ * and text (the people in the conversation, then the server): through one session they make one
+ * opt-out read, one query embedding, one name resolution, and share the twin, link and fact reads
+ * they have in common. Reads are batched per call (missing keys in one store call) and memoized
+ * for the life of the session only, so a new request always sees current data.
+ */
+export class RecallSession {
+  readonly #store: MemoryStore;
+  readonly #embedder: Embedder;
+  readonly #optedOut = new Map<string, Promise<ReadonlySet<string>>>();
+  readonly #embeddings = new Map<string, Promise<Float32Array>>();
+  readonly #memo = new Map<string, Promise<unknown>>();
+  readonly #twins = new Map<string, Promise<readonly Entity[]>>();
+  readonly #links = new Map<string, Promise<readonly Link[]>>();
+  readonly #facts = new Map<string, Promise<Fact | undefined>>();
+
+  constructor(store: MemoryStore, embedder: Embedder) {
+    this.#store = store;
+    this.#embedder = embedder;
+  }
+
+  /** Members of the guild who opted out (one read per session). */
+  optedOut(guildId: string): Promise<ReadonlySet<string>> {
+    let p = this.#optedOut.get(guildId);
+    if (!p) {
+      p = quiet(this.#store.governance.optedOutUsers(guildId).then((ids) => new Set(ids)));
+      this.#optedOut.set(guildId, p);
+    }
+    return p;
+  }
+
+  /** The embedding of a query text (one embedder call per session). */
+  embed(text: string): Promise<Float32Array> {
+    let p = this.#embeddings.get(text);
+    if (!p) {
+      p = quiet(
+        this.#embedder.embed([text]).then(([vec]) => {
+          if (!vec) throw new Error('embedder returned no vector');
+          return vec;
+        }),
+      );
+      this.#embeddings.set(text, p);
+    }
+    return p;
+  }
+
+  /** The result of `fn` under `key`, computed once per session. */
+  memo<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    let p = this.#memo.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = quiet(fn());
+      this.#memo.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * The user node of each member plus every entity linked to one of them (their twins), as
+   * `nodesOfUsers` reads them; `owners` maps twin slug → member. Unknown members are read in one call.
+   */
+  async nodesOfUsers(
+    guildId: string,
+    userIds: readonly string[],
+  ): Promise<{ readonly nodes: NodeRef[]; readonly owners: Map<string, string> }> {
+    const unique = [...new Set(userIds)];
+    const missing = unique.filter((u) => !this.#twins.has(`${guildId}\u0000${u}`));
+    if (missing.length > 0) {
+      const read = quiet(this.#store.graph.entitiesLinkedTo(guildId, missing));
+      for (const u of missing)
+        this.#twins.set(
+          `${guildId}\u0000${u}`,
+          quiet(read.then((entities) => entities.filter((e) => e.linkedUserId === u))),
+        );
+    }
+    const twins = await Promise.all(unique.map((u) => this.#twins.get(`${guildId}\u0000${u}`)));
+    const nodes: NodeRef[] = unique.map(userNode);
+    const owners = new Map<string, string>();
+    for (const list of twins)
+      for (const e of list ?? []) {
+        if (e.linkedUserId === null || owners.has(e.slug)) continue;
+        owners.set(e.slug, e.linkedUserId);
+        nodes.push(entityNode(e.slug));
+      }
+    return { nodes, owners };
+  }
+
+  /** `graph.linksForNodes`, per node: nodes already read with the same options are not read again. */
+  async linksForNodes(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    options: LinksForNodesOptions,
+  ): Promise<Link[]> {
+    const prefix = `${guildId}\u0000${validityKey(options.validity)}\u0000${options.limitPerNode}\u0000`;
+    const missing: NodeRef[] = [];
+    const seen = new Set<string>();
+    for (const n of nodes) {
+      const k = nodeKey(n);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      if (!this.#links.has(prefix + k)) missing.push(n);
+    }
+    if (missing.length > 0) {
+      const read = quiet(
+        this.#store.graph.linksForNodes(guildId, missing, options).then((links) => {
+          const byNode = new Map<string, Link[]>();
+          for (const l of links) {
+            const k = nodeKey({ type: l.nodeType, id: l.nodeId });
+            const list = byNode.get(k);
+            if (list) list.push(l);
+            else byNode.set(k, [l]);
+          }
+          return byNode;
+        }),
+      );
+      for (const n of missing) {
+        const k = nodeKey(n);
+        this.#links.set(prefix + k, quiet(read.then((byNode) => byNode.get(k) ?? [])));
+      }
+    }
+    const lists = await Promise.all([...seen].map((k) => this.#links.get(prefix + k)));
+    return lists.flatMap((l) => l ?? []);
+  }
+
+  /** Facts by id in request order (unknown ids dropped); ids not yet read come in one call. */
+  async facts(guildId: string, ids: readonly string[]): Promise<Fact[]> {
+    const missing = [...new Set(ids)].filter((id) => !this.#facts.has(`${guildId}\u0000${id}`));
+    if (missing.length > 0) {
+      const read = quiet(
+        this.#store.facts.get(guildId, missing).then((facts) => new Map(facts.map((f) => [f.id, f]))),
+      );
+      for (const id of missing)
+        this.#facts.set(`${guildId}\u0000${id}`, quiet(read.then((byId) => byId.get(id))));
+    }
+    const found = await Promise.all(ids.map((id) => this.#facts.get(`${guildId}\u0000${id}`)));
+    return found.filter((f): f is Fact => f !== undefined);
+  }
+
+  /** Facts a channel already read (so another recall of the session does not read them again). */
+  remember(facts: Iterable<Fact>): void {
+    for (const f of facts) {
+      const k = `${f.guildId}\u0000${f.id}`;
+      if (!this.#facts.has(k)) this.#facts.set(k, Promise.resolve(f));
+    }
+  }
+}
