@@ -9,6 +9,13 @@ import type { MemoryStore } from '../ports/memory-store.js';
 const validityKey = (v: FactValidity | undefined): string =>
   v === undefined ? 'active' : typeof v === 'string' ? v : `asOf:${v.asOf.getTime()}`;
 
+/** The links read for one node: up to `limit`, all of them when `complete`. */
+interface NodeLinks {
+  readonly limit: number;
+  complete: boolean;
+  readonly links: Promise<readonly Link[]>;
+}
+
 /** Keeps a stored promise's rejection from being reported as unhandled; its awaiters still see it. */
 function quiet<T>(p: Promise<T>): Promise<T> {
   p.catch(() => {});
@@ -29,7 +36,7 @@ export class RecallSession {
   readonly #embeddings = new Map<string, Promise<Float32Array>>();
   readonly #memo = new Map<string, Promise<unknown>>();
   readonly #twins = new Map<string, Promise<readonly Entity[]>>();
-  readonly #links = new Map<string, Promise<readonly Link[]>>();
+  readonly #links = new Map<string, NodeLinks>();
   readonly #facts = new Map<string, Promise<Fact | undefined>>();
 
   constructor(store: MemoryStore, embedder: Embedder) {
@@ -102,41 +109,66 @@ export class RecallSession {
     return { nodes, owners };
   }
 
-  /** `graph.linksForNodes`, per node: nodes already read with the same options are not read again. */
+  /**
+   * `graph.linksForNodes`, per node. A node already read with at least this limit (or read in full:
+   * fewer links than its limit) is not read again, since links come newest fact first and a longer
+   * read begins with the shorter one. Nodes not yet read are read in one call with at least
+   * `readAhead` links each, when the caller knows a later channel will want more of the same nodes.
+   */
   async linksForNodes(
     guildId: string,
     nodes: readonly NodeRef[],
     options: LinksForNodesOptions,
+    readAhead = options.limitPerNode,
   ): Promise<Link[]> {
-    const prefix = `${guildId}\u0000${validityKey(options.validity)}\u0000${options.limitPerNode}\u0000`;
+    const limit = Math.max(0, Math.floor(options.limitPerNode));
+    const prefix = `${guildId}\u0000${validityKey(options.validity)}\u0000`;
     const missing: NodeRef[] = [];
+    const wanted: NodeLinks[] = [];
     const seen = new Set<string>();
     for (const n of nodes) {
       const k = nodeKey(n);
       if (seen.has(k)) continue;
       seen.add(k);
-      if (!this.#links.has(prefix + k)) missing.push(n);
+      const cached = this.#links.get(prefix + k);
+      if (cached && (cached.limit >= limit || cached.complete)) wanted.push(cached);
+      else missing.push(n);
     }
     if (missing.length > 0) {
+      const readLimit = Math.max(limit, Math.floor(readAhead));
       const read = quiet(
-        this.#store.graph.linksForNodes(guildId, missing, options).then((links) => {
-          const byNode = new Map<string, Link[]>();
-          for (const l of links) {
-            const k = nodeKey({ type: l.nodeType, id: l.nodeId });
-            const list = byNode.get(k);
-            if (list) list.push(l);
-            else byNode.set(k, [l]);
-          }
-          return byNode;
-        }),
+        this.#store.graph
+          .linksForNodes(guildId, missing, { ...options, limitPerNode: readLimit })
+          .then((links) => {
+            const byNode = new Map<string, Link[]>();
+            for (const l of links) {
+              const k = nodeKey({ type: l.nodeType, id: l.nodeId });
+              const list = byNode.get(k);
+              if (list) list.push(l);
+              else byNode.set(k, [l]);
+            }
+            return byNode;
+          }),
       );
       for (const n of missing) {
         const k = nodeKey(n);
-        this.#links.set(prefix + k, quiet(read.then((byNode) => byNode.get(k) ?? [])));
+        const entry: NodeLinks = {
+          limit: readLimit,
+          complete: false,
+          links: read.then((m) => m.get(k) ?? []),
+        };
+        entry.links.then(
+          (list) => {
+            entry.complete = list.length < readLimit;
+          },
+          () => {},
+        );
+        this.#links.set(prefix + k, entry);
+        wanted.push(entry);
       }
     }
-    const lists = await Promise.all([...seen].map((k) => this.#links.get(prefix + k)));
-    return lists.flatMap((l) => l ?? []);
+    const lists = await Promise.all(wanted.map((e) => e.links));
+    return lists.flatMap((list) => (list.length > limit ? list.slice(0, limit) : list));
   }
 
   /** Facts by id in request order (unknown ids dropped); ids not yet read come in one call. */

@@ -19,6 +19,18 @@ export const linkFromRow = (r: LinkRow): Link => ({
   createdAt: date(r.created_at),
 });
 
+/** The select list (alias `l`) of a link read through `rawRows`, paired with `linkFromValues`. */
+export const LINK_SELECT = 'l.guild_id, l.fact_id, l.node_type, l.node_id, l.kind, l.created_at';
+
+export const linkFromValues = (v: readonly unknown[]): Link => ({
+  guildId: v[0] as string,
+  factId: v[1] as string,
+  nodeType: v[2] as Link['nodeType'],
+  nodeId: v[3] as string,
+  kind: v[4] as Link['kind'],
+  createdAt: date(v[5] as number),
+});
+
 export interface RelationRow {
   readonly row_id: number;
   readonly guild_id: string;
