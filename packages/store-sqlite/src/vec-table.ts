@@ -8,6 +8,7 @@ import {
 } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
 import { idList } from './rows/codec.js';
+import { rawRows } from './rows/raw.js';
 import { factShard, SERVER_REF, VEC_TABLES, VecLayout } from './vec-layout.js';
 
 /** sqlite-vec refuses KNN queries with k above this; larger limits use an exact full scan. */
@@ -251,11 +252,12 @@ export class VecTable {
     const rows = this.#knn(VEC_TABLES[query.kind], query, Float32Array.from(query.vector), limit, scope);
     if (rows.length === 0) return [];
     const names = new Map(
-      (
-        this.#c
-          .stmt('SELECT row_id, item_id FROM vector_ids WHERE row_id IN (SELECT value FROM json_each(?))')
-          .all(JSON.stringify(rows.map((r) => r.item_id))) as { row_id: number; item_id: string }[]
-      ).map((r) => [r.row_id, r.item_id]),
+      rawRows(
+        this.#c.stmt(
+          'SELECT row_id, item_id FROM vector_ids WHERE row_id IN (SELECT value FROM json_each(?))',
+        ),
+        [JSON.stringify(rows.map((r) => r.item_id))],
+      ) as [number, string][],
     );
     const hits: VectorHit[] = [];
     for (const r of rows) {

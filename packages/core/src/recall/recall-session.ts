@@ -37,7 +37,10 @@ export class RecallSession {
   readonly #memo = new Map<string, Promise<unknown>>();
   readonly #twins = new Map<string, Promise<readonly Entity[]>>();
   readonly #links = new Map<string, NodeLinks>();
-  readonly #facts = new Map<string, Promise<Fact | undefined>>();
+  /** Facts read so far (null: no such fact). */
+  readonly #facts = new Map<string, Fact | null>();
+  /** The read that will settle a fact not in #facts yet. */
+  readonly #factReads = new Map<string, Promise<void>>();
 
   constructor(store: MemoryStore, embedder: Embedder) {
     this.#store = store;
@@ -173,23 +176,38 @@ export class RecallSession {
 
   /** Facts by id in request order (unknown ids dropped); ids not yet read come in one call. */
   async facts(guildId: string, ids: readonly string[]): Promise<Fact[]> {
-    const missing = [...new Set(ids)].filter((id) => !this.#facts.has(`${guildId}\u0000${id}`));
+    const key = (id: string) => `${guildId}\u0000${id}`;
+    const missing = [...new Set(ids)].filter(
+      (id) => !this.#facts.has(key(id)) && !this.#factReads.has(key(id)),
+    );
     if (missing.length > 0) {
       const read = quiet(
-        this.#store.facts.get(guildId, missing).then((facts) => new Map(facts.map((f) => [f.id, f]))),
+        this.#store.facts.get(guildId, missing).then((facts) => {
+          for (const f of facts) this.#facts.set(key(f.id), f);
+          for (const id of missing) if (!this.#facts.has(key(id))) this.#facts.set(key(id), null);
+        }),
       );
-      for (const id of missing)
-        this.#facts.set(`${guildId}\u0000${id}`, quiet(read.then((byId) => byId.get(id))));
+      for (const id of missing) this.#factReads.set(key(id), read);
     }
-    const found = await Promise.all(ids.map((id) => this.#facts.get(`${guildId}\u0000${id}`)));
-    return found.filter((f): f is Fact => f !== undefined);
+    const waits = new Set<Promise<void>>();
+    for (const id of ids) {
+      const pending = this.#facts.has(key(id)) ? undefined : this.#factReads.get(key(id));
+      if (pending) waits.add(pending);
+    }
+    if (waits.size > 0) await Promise.all(waits);
+    const out: Fact[] = [];
+    for (const id of ids) {
+      const f = this.#facts.get(key(id));
+      if (f) out.push(f);
+    }
+    return out;
   }
 
   /** Facts a channel already read (so another recall of the session does not read them again). */
   remember(facts: Iterable<Fact>): void {
     for (const f of facts) {
       const k = `${f.guildId}\u0000${f.id}`;
-      if (!this.#facts.has(k)) this.#facts.set(k, Promise.resolve(f));
+      if (!this.#facts.get(k)) this.#facts.set(k, f);
     }
   }
 }
