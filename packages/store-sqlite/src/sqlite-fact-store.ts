@@ -16,7 +16,6 @@ import { isUniqueViolation } from './errors.js';
 import type { FactTable } from './fact-table.js';
 import { idList } from './rows/codec.js';
 import {
-  FACT_VALUE_COUNT,
   type FactRow,
   factFromRow,
   factFromValues,
@@ -145,14 +144,27 @@ export class SqliteFactStore implements FactStore {
       const match = ftsMatchExpression(terms);
       if (match === null || limit <= 0) return [];
       const where = ftsFilterSql(filter, 'facts_fts');
-      const stmt = this.#c.stmt(
-        `SELECT ${FACT}, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.row_id = facts_fts.rowid
-           WHERE facts_fts MATCH ? AND ${where.sql} ORDER BY bm25 ASC, f.id ASC LIMIT ?`,
+      // Rank row ids only, then read the winning rows: sorting whole fact rows costs more than ranking.
+      const ranked = rawRows(
+        this.#c.stmt(
+          `SELECT f.row_id, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.row_id = facts_fts.rowid
+             WHERE facts_fts MATCH ? AND ${where.sql} ORDER BY bm25 ASC, f.id ASC LIMIT ?`,
+        ),
+        [match, ...where.params, Math.floor(limit)],
+      ) as [number, number][];
+      if (ranked.length === 0) return [];
+      const byRow = new Map<number, Fact>();
+      const read = this.#c.stmt(
+        `SELECT ${FACT} FROM facts f WHERE f.row_id IN (SELECT value FROM json_each(?))`,
       );
-      return rawRows(stmt, [match, ...where.params, Math.floor(limit)]).map((values) => ({
-        fact: factFromValues(values),
-        score: -(values[FACT_VALUE_COUNT] as number),
-      }));
+      for (const values of rawRows(read, [JSON.stringify(ranked.map((r) => r[0]))]))
+        byRow.set(values[0] as number, factFromValues(values));
+      const hits: TextHit[] = [];
+      for (const [rowId, bm25] of ranked) {
+        const fact = byRow.get(rowId);
+        if (fact) hits.push({ fact, score: -bm25 });
+      }
+      return hits;
     });
   }
 

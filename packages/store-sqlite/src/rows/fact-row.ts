@@ -140,9 +140,6 @@ const AT = Object.fromEntries(FACT_READ.map((c, i) => [c, i])) as Record<(typeof
 /** The select list of a fact read through `rawRows` (table alias `a`), paired with `factFromValues`. */
 export const factSelectList = (a: string): string => FACT_READ.map((c) => `${a}.${c}`).join(', ');
 
-/** How many leading values of a raw row `factSelectList` fills (extra selected values follow). */
-export const FACT_VALUE_COUNT = FACT_READ.length;
-
 /** A fact from a raw row selected with `factSelectList` (same decoding as `factFromRow`). */
 export function factFromValues(v: readonly unknown[]): Fact {
   return factFromRow({
