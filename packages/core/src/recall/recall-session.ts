@@ -127,15 +127,13 @@ export class RecallSession {
     const limit = Math.max(0, Math.floor(options.limitPerNode));
     const prefix = `${guildId}\u0000${validityKey(options.validity)}\u0000`;
     const missing: NodeRef[] = [];
-    const wanted: NodeLinks[] = [];
-    const seen = new Set<string>();
+    const keys: string[] = [];
     for (const n of nodes) {
       const k = nodeKey(n);
-      if (seen.has(k)) continue;
-      seen.add(k);
+      if (keys.includes(k)) continue;
+      keys.push(k);
       const cached = this.#links.get(prefix + k);
-      if (cached && (cached.limit >= limit || cached.complete)) wanted.push(cached);
-      else missing.push(n);
+      if (!cached || (cached.limit < limit && !cached.complete)) missing.push(n);
     }
     if (missing.length > 0) {
       const readLimit = Math.max(limit, Math.floor(readAhead));
@@ -167,10 +165,10 @@ export class RecallSession {
           () => {},
         );
         this.#links.set(prefix + k, entry);
-        wanted.push(entry);
       }
     }
-    const lists = await Promise.all(wanted.map((e) => e.links));
+    // In node order, as the store answers.
+    const lists = await Promise.all(keys.map((k) => (this.#links.get(prefix + k) as NodeLinks).links));
     return lists.flatMap((list) => (list.length > limit ? list.slice(0, limit) : list));
   }
 

@@ -66,7 +66,8 @@ describe('recall session', () => {
     const w = world();
     const mine = Array.from({ length: 6 }, (_, i) => makeFact({ text: `u1 fact ${i}`, subjectId: 'u1' }));
     const theirs = Array.from({ length: 2 }, (_, i) => makeFact({ text: `u2 fact ${i}`, subjectId: 'u2' }));
-    await seed(w.store, w.embedder, [...mine, ...theirs]);
+    const third = makeFact({ text: 'u3 fact', subjectId: 'u3' });
+    await seed(w.store, w.embedder, [...mine, ...theirs, third]);
     const { store, calls } = counted(w.store);
     const session = new RecallSession(store, w.embedder);
     const u1 = { type: 'user' as const, id: 'u1' };
@@ -81,6 +82,14 @@ describe('recall session', () => {
     // u2 was read in full (2 < 5 links); u1 needs a longer read.
     expect(await read(6)).toEqual(await fresh(6));
     expect(calls.get('graph.linksForNodes')).toBe(2);
+    // A node read now comes back in its place among nodes read before.
+    const u3 = { type: 'user' as const, id: 'u3' };
+    const mixed = await session.linksForNodes(G, [u2, u3, u1], { limitPerNode: 6 });
+    expect(mixed.map((l) => l.factId)).toContain(third.id);
+    expect(mixed.map((l) => l.factId)).toEqual(
+      (await w.store.graph.linksForNodes(G, [u2, u3, u1], { limitPerNode: 6 })).map((l) => l.factId),
+    );
+    expect(calls.get('graph.linksForNodes')).toBe(3);
   });
 
   it('makes promptContext resolve names once for both of its recalls', async () => {
