@@ -131,12 +131,31 @@ export class SqliteFactStore implements FactStore {
       // One subject: walk the (guild, subject, strength) index in order and stop at the limit,
       // instead of collecting and sorting every fact of the subject.
       const where = only ? oneSubjectSql(filter) : factFilterSql(filter);
-      const stmt = this.#c.stmt(
-        `SELECT ${FACT} FROM facts f WHERE ${where.sql}
+      const ranked = this.#c.stmt(
+        `SELECT f.row_id FROM facts f WHERE ${where.sql}
            ORDER BY f.strength DESC, f.last_reinforced_at DESC, f.id ASC LIMIT ?`,
       );
-      return rawRows(stmt, [...where.params, Math.max(0, Math.floor(limit))]).map(factFromValues);
+      // Rank row ids, then read only the winning rows (one snapshot for both).
+      return this.#c.snapshot(() => {
+        const rowIds = rawRows(ranked, [...where.params, Math.max(0, Math.floor(limit))]).map(
+          (r) => r[0] as number,
+        );
+        const byRow = this.#byRowIds(rowIds);
+        return rowIds.flatMap((id) => byRow.get(id) ?? []);
+      });
     });
+  }
+
+  /** Facts by row id (for ranked reads: sorting row ids costs far less than sorting whole rows). */
+  #byRowIds(rowIds: readonly number[]): Map<number, Fact> {
+    const byRow = new Map<number, Fact>();
+    if (rowIds.length === 0) return byRow;
+    const read = this.#c.stmt(
+      `SELECT ${FACT} FROM facts f WHERE f.row_id IN (SELECT value FROM json_each(?))`,
+    );
+    for (const values of rawRows(read, [JSON.stringify(rowIds)]))
+      byRow.set(values[0] as number, factFromValues(values));
+    return byRow;
   }
 
   searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
@@ -144,27 +163,21 @@ export class SqliteFactStore implements FactStore {
       const match = ftsMatchExpression(terms);
       if (match === null || limit <= 0) return [];
       const where = ftsFilterSql(filter, 'facts_fts');
-      // Rank row ids only, then read the winning rows: sorting whole fact rows costs more than ranking.
-      const ranked = rawRows(
-        this.#c.stmt(
-          `SELECT f.row_id, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.row_id = facts_fts.rowid
-             WHERE facts_fts MATCH ? AND ${where.sql} ORDER BY bm25 ASC, f.id ASC LIMIT ?`,
-        ),
-        [match, ...where.params, Math.floor(limit)],
-      ) as [number, number][];
-      if (ranked.length === 0) return [];
-      const byRow = new Map<number, Fact>();
-      const read = this.#c.stmt(
-        `SELECT ${FACT} FROM facts f WHERE f.row_id IN (SELECT value FROM json_each(?))`,
+      // Rank row ids only, then read the winning rows (one snapshot for both).
+      const ranking = this.#c.stmt(
+        `SELECT f.row_id, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.row_id = facts_fts.rowid
+           WHERE facts_fts MATCH ? AND ${where.sql} ORDER BY bm25 ASC, f.id ASC LIMIT ?`,
       );
-      for (const values of rawRows(read, [JSON.stringify(ranked.map((r) => r[0]))]))
-        byRow.set(values[0] as number, factFromValues(values));
-      const hits: TextHit[] = [];
-      for (const [rowId, bm25] of ranked) {
-        const fact = byRow.get(rowId);
-        if (fact) hits.push({ fact, score: -bm25 });
-      }
-      return hits;
+      return this.#c.snapshot(() => {
+        const ranked = rawRows(ranking, [match, ...where.params, Math.floor(limit)]) as [number, number][];
+        const byRow = this.#byRowIds(ranked.map((r) => r[0]));
+        const hits: TextHit[] = [];
+        for (const [rowId, bm25] of ranked) {
+          const fact = byRow.get(rowId);
+          if (fact) hits.push({ fact, score: -bm25 });
+        }
+        return hits;
+      });
     });
   }
 
