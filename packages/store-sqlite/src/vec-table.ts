@@ -14,10 +14,8 @@ import { factShard, SERVER_REF, VEC_TABLES, VecLayout } from './vec-layout.js';
 /** sqlite-vec refuses KNN queries with k above this; larger limits use an exact full scan. */
 const MAX_KNN_K = 4096;
 
-interface KnnRow {
-  readonly item_id: number;
-  readonly distance: number;
-}
+/** Item id and cosine distance of a KNN row. */
+type KnnRow = readonly [string, number];
 
 const mismatch = () =>
   new MemoryError(ErrorCode.DIMENSION_MISMATCH, 'vector length differs from the stored vectors');
@@ -222,11 +220,11 @@ export class VecTable {
     const conditions: string[] = [];
     const params: (string | number)[] = [];
     let shards: bigint[] | null = null;
-    if (query.activeOnly ?? true) conditions.push('active = 1');
+    if (query.activeOnly ?? true) conditions.push('v.active = 1');
     const fact = query.kind === 'fact';
     if (query.serverOnly) {
       if (fact) shards = [0n];
-      else conditions.push('is_server = 1');
+      else conditions.push('v.is_server = 1');
     } else if (query.subjectIds) {
       const refs = (
         this.#c
@@ -236,7 +234,7 @@ export class VecTable {
       if (query.includeServer) refs.push(SERVER_REF);
       if (refs.length === 0) return null;
       if (fact) shards = [...new Set(refs.map(factShard))];
-      conditions.push('subject IN (SELECT value FROM json_each(?))');
+      conditions.push('v.subject IN (SELECT value FROM json_each(?))');
       params.push(JSON.stringify(refs.map(Number)));
     }
     return { where: conditions.map((c) => ` AND ${c}`).join(''), params, shards };
@@ -250,20 +248,7 @@ export class VecTable {
     const scope = this.#scope(query);
     if (scope === null) return [];
     const rows = this.#knn(VEC_TABLES[query.kind], query, Float32Array.from(query.vector), limit, scope);
-    if (rows.length === 0) return [];
-    const names = new Map(
-      rawRows(
-        this.#c.stmt(
-          'SELECT row_id, item_id FROM vector_ids WHERE row_id IN (SELECT value FROM json_each(?))',
-        ),
-        [JSON.stringify(rows.map((r) => r.item_id))],
-      ) as [number, string][],
-    );
-    const hits: VectorHit[] = [];
-    for (const r of rows) {
-      const id = names.get(r.item_id);
-      if (id !== undefined) hits.push({ id, score: 1 - r.distance });
-    }
+    const hits = rows.map((r): VectorHit => ({ id: r[0], score: 1 - r[1] }));
     return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
@@ -273,27 +258,31 @@ export class VecTable {
    * would depend on how the planner hands it to sqlite-vec.
    */
   #knn(table: string, query: VectorQuery, vector: Float32Array, limit: number, scope: Scope): KnnRow[] {
+    // CROSS JOIN keeps the KNN outermost; the id map turns rowids into item ids in the same statement.
+    const from = `${table} v CROSS JOIN vector_ids i ON i.row_id = v.item_id`;
+    const shard = scope.shards ? ' AND v.shard = ?' : '';
     const knn =
       limit <= MAX_KNN_K
         ? this.#c.stmt(
-            `SELECT item_id, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND guild_id = ?${
-              scope.shards ? ' AND shard = ?' : ''
-            }${scope.where}`,
+            `SELECT i.item_id, v.distance FROM ${from}
+               WHERE v.embedding MATCH ? AND v.k = ? AND v.guild_id = ?${shard}${scope.where}`,
           )
         : this.#c.stmt(
-            `SELECT item_id, vec_distance_cosine(embedding, ?) AS distance FROM ${table} WHERE guild_id = ?${
-              scope.shards ? ' AND shard = ?' : ''
-            }${scope.where} ORDER BY distance LIMIT ?`,
+            `SELECT i.item_id, vec_distance_cosine(v.embedding, ?) AS distance FROM ${from}
+               WHERE v.guild_id = ?${shard}${scope.where} ORDER BY distance LIMIT ?`,
           );
-    const run = (shard: bigint[]) =>
-      (limit <= MAX_KNN_K
-        ? knn.all(vector, limit, query.guildId, ...shard, ...scope.params)
-        : knn.all(vector, query.guildId, ...shard, ...scope.params, limit)) as KnnRow[];
+    const run = (shards: bigint[]) =>
+      rawRows(
+        knn,
+        limit <= MAX_KNN_K
+          ? [vector, limit, query.guildId, ...shards, ...scope.params]
+          : [vector, query.guildId, ...shards, ...scope.params, limit],
+      ) as unknown as KnnRow[];
     if (!scope.shards) return run([]);
     if (scope.shards.length === 1) return run([scope.shards[0] as bigint]);
     return scope.shards
-      .flatMap((shard) => run([shard]))
-      .sort((a, b) => a.distance - b.distance)
+      .flatMap((s) => run([s]))
+      .sort((a, b) => a[1] - b[1])
       .slice(0, limit);
   }
 
