@@ -64,7 +64,7 @@ export class SqliteGraphStore implements GraphStore {
       const out: Link[] = [];
       for (const n of nodes)
         for (const v of rawRows(stmt, [guildId, n.type, n.id, ...validity.params, limit]))
-          out.push(linkFromValues(v));
+          out.push(linkFromValues(v, guildId, n));
       return out;
     });
   }
