@@ -153,12 +153,12 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       .map((c) => `${c.method} ×${c.callsPerRequest} (${c.msPerRequest} ms)`)
       .join(', ');
     notes.push(
-      `Where promptContext's time goes at ${profiled.size.toLocaleString('en-US')} facts (store calls per request, wall time summed; channels run concurrently and queue on the one SQLite connection, so per-call times include that wait): ${top}. One promptContext runs two recalls (the people in the conversation, then server facts), each with vector KNN (sqlite-vec, exact, filtered by subject metadata: a scan of the guild's vectors), BM25 keyword (FTS5), subject links, baseline by strength and the entity channel (one alias lookup per query n-gram).`,
+      `Where promptContext's time goes at ${profiled.size.toLocaleString('en-US')} facts (store calls per request, wall time summed; channels run concurrently and queue on the one SQLite connection, so per-call times include that wait): ${top}. One promptContext runs two recalls (the people in the conversation, then server facts) that share one opt-out read, one query embedding, one entity-channel result (all query n-grams resolved in one aliases.findMany) and their twin, link and fact reads; each runs vector KNN (sqlite-vec, exact, over the shards of its members or the server shard only), BM25 keyword (FTS5), subject links and baseline by strength.`,
     );
   }
   if (s100?.query.rssSplitMiB)
     notes.push(
-      `RSS at 100k facts after the queries: ${s100.query.rssAfterMiB} MiB, of which ${s100.query.rssSplitMiB.anon} MiB anonymous (JS heap, SQLite page cache of 32 MiB, native) and ${s100.query.rssSplitMiB.file} MiB file-backed (the database file read through SQLite's 256 MiB mmap window, plus code); file-backed pages are the kernel's page cache mapped into the process and are reclaimable, but they count in RSS.`,
+      `RSS at 100k facts after the queries: ${s100.query.rssAfterMiB} MiB, of which ${s100.query.rssSplitMiB.anon} MiB anonymous (JS heap, SQLite page cache of 32 MiB, native) and ${s100.query.rssSplitMiB.file} MiB file-backed (code, plus at most 32 MiB of the database file mapped by SQLite; the rest is read with copies from the kernel's page cache, which does not count in RSS).`,
     );
   notes.push(
     'Facts are seeded through the store (fact + vector + subject link per fact, 1,000 per transaction) with 256-dim hashing vectors; questions mention a member by name and by mention and a topic ("does Maya still do chess openings?"). promptContext and recall are interleaved per question; p50/p95 are medians over repetitions.',

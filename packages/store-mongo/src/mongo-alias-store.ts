@@ -117,6 +117,25 @@ export class MongoAliasStore implements AliasStore {
     return doc ? aliasesOfDoc(doc).sort(byWeight).slice(0, Math.max(0, limit)) : [];
   }
 
+  /** One read of every alias document (one per guild + alias). */
+  async findMany(
+    guildId: string,
+    aliases: readonly string[],
+    limitPerAlias: number,
+  ): Promise<Map<string, Alias[]>> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const keys = new Map(aliases.map((a) => [aliasKey(g, requireString(a, 'alias')), a]));
+    const out = new Map<string, Alias[]>();
+    const limit = Math.max(0, limitPerAlias);
+    if (keys.size === 0 || limit === 0) return out;
+    for (const [key, doc] of await this.#ctx.readMany(this.#ctx.c.aliases, [...keys.keys()])) {
+      const found = aliasesOfDoc(doc).sort(byWeight).slice(0, limit);
+      if (found.length > 0) out.set(keys.get(key) as string, found);
+    }
+    return out;
+  }
+
   /** A range on the alias (`$gte` prefix, `$lt` its successor): the prefix is data, never a pattern. */
   async findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
     await this.#ctx.enter();

@@ -89,7 +89,7 @@ export class SqliteConnection {
       db.pragma('secure_delete = ON');
       db.pragma('temp_store = MEMORY');
       db.pragma('cache_size = -32768');
-      db.pragma('mmap_size = 268435456');
+      db.pragma('mmap_size = 33554432'); // mapped file pages count in RSS: map at most 32 MiB
       // Until a background checkpointer takes over (busy files only), the writer checkpoints every
       // 4000 pages (~16 MB of WAL) instead of 1000; a WAL left larger than 64 MB is cut back on reset.
       db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);

@@ -1,6 +1,6 @@
 import type { Alias, AliasStore } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
-import { date } from './rows/codec.js';
+import { date, idList } from './rows/codec.js';
 
 interface AliasRow {
   readonly guild_id: string;
@@ -55,6 +55,30 @@ export class SqliteAliasStore implements AliasStore {
           .all(guildId, alias, Math.max(0, Math.floor(limit))) as AliasRow[]
       ).map(aliasFromRow),
     );
+  }
+
+  findMany(
+    guildId: string,
+    aliases: readonly string[],
+    limitPerAlias: number,
+  ): Promise<Map<string, Alias[]>> {
+    return this.#c.run(() => {
+      const out = new Map<string, Alias[]>();
+      const limit = Math.max(0, Math.floor(limitPerAlias));
+      if (aliases.length === 0 || limit === 0) return out;
+      const rows = this.#c
+        .stmt(
+          `SELECT * FROM aliases WHERE guild_id = ? AND alias IN (SELECT value FROM json_each(?))
+             ORDER BY alias, weight DESC, user_id ASC, rowid ASC`,
+        )
+        .all(guildId, idList(aliases)) as AliasRow[];
+      for (const r of rows) {
+        const list = out.get(r.alias);
+        if (!list) out.set(r.alias, [aliasFromRow(r)]);
+        else if (list.length < limit) list.push(aliasFromRow(r));
+      }
+      return out;
+    });
   }
 
   findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {

@@ -15,9 +15,19 @@ import type { SqliteConnection } from './connection.js';
 import { isUniqueViolation } from './errors.js';
 import type { FactTable } from './fact-table.js';
 import { idList } from './rows/codec.js';
-import { type FactRow, factFromRow, type HistoryRow, historyFromRow } from './rows/fact-row.js';
-import { factFilterSql } from './sql/fact-filter.js';
+import {
+  type FactRow,
+  factFromRow,
+  factFromValues,
+  factSelectList,
+  type HistoryRow,
+  historyFromRow,
+} from './rows/fact-row.js';
+import { rawRows } from './rows/raw.js';
+import { factFilterSql, ftsFilterSql, validitySql } from './sql/fact-filter.js';
 import { ftsMatchExpression } from './sql/fts-query.js';
+
+const FACT = factSelectList('f');
 
 /** Fact rows, the contentless FTS5 keyword index beside them, and history. */
 export class SqliteFactStore implements FactStore {
@@ -44,14 +54,18 @@ export class SqliteFactStore implements FactStore {
   get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
     return this.#c.run(() => {
       if (ids.length === 0) return [];
-      const rows = this.#c
-        .stmt('SELECT * FROM facts WHERE guild_id = ? AND id IN (SELECT value FROM json_each(?))')
-        .all(guildId, idList(ids)) as FactRow[];
-      const byId = new Map(rows.map((r) => [r.id, r]));
+      const stmt = this.#c.stmt(
+        `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND f.id IN (SELECT value FROM json_each(?))`,
+      );
+      const byId = new Map<string, Fact>();
+      for (const values of rawRows(stmt, [guildId, idList(ids)])) {
+        const fact = factFromValues(values);
+        byId.set(fact.id, fact);
+      }
       const out: Fact[] = [];
       for (const id of ids) {
-        const r = byId.get(id);
-        if (r) out.push(factFromRow(r));
+        const f = byId.get(id);
+        if (f) out.push(f);
       }
       return out;
     });
@@ -93,21 +107,19 @@ export class SqliteFactStore implements FactStore {
       const where = factFilterSql(options);
       const limit = Math.max(0, Math.floor(options.limit));
       if (order === 'random') {
-        const rows = this.#c
-          .stmt(`SELECT * FROM facts f WHERE ${where.sql} ORDER BY random() LIMIT ?`)
-          .all(...where.params, limit) as FactRow[];
-        return { items: rows.map(factFromRow), nextCursor: null };
+        const stmt = this.#c.stmt(`SELECT ${FACT} FROM facts f WHERE ${where.sql} ORDER BY random() LIMIT ?`);
+        return { items: rawRows(stmt, [...where.params, limit]).map(factFromValues), nextCursor: null };
       }
       const newest = order === 'newest';
       const params: (string | number)[] = [...where.params];
-      let sql = `SELECT * FROM facts f WHERE ${where.sql}`;
+      let sql = `SELECT ${FACT} FROM facts f WHERE ${where.sql}`;
       if (options.cursor !== undefined) {
         sql += newest ? ' AND f.id < ?' : ' AND f.id > ?';
         params.push(options.cursor);
       }
       sql += ` ORDER BY f.id ${newest ? 'DESC' : 'ASC'} LIMIT ?`;
-      const rows = this.#c.stmt(sql).all(...params, limit + 1) as FactRow[];
-      const page = rows.slice(0, limit).map(factFromRow);
+      const rows = rawRows(this.#c.stmt(sql), [...params, limit + 1]);
+      const page = rows.slice(0, limit).map(factFromValues);
       const last = page[page.length - 1];
       return { items: page, nextCursor: rows.length > limit && last ? last.id : null };
     });
@@ -115,29 +127,57 @@ export class SqliteFactStore implements FactStore {
 
   topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
     return this.#c.run(() => {
-      const where = factFilterSql(filter);
-      const rows = this.#c
-        .stmt(
-          `SELECT * FROM facts f WHERE ${where.sql}
-             ORDER BY f.strength DESC, f.last_reinforced_at DESC, f.id ASC LIMIT ?`,
-        )
-        .all(...where.params, Math.max(0, Math.floor(limit))) as FactRow[];
-      return rows.map(factFromRow);
+      const only = filter.subjectIds?.length === 1 && !filter.includeServer && !filter.serverOnly;
+      // One subject: walk the (guild, subject, strength) index in order and stop at the limit,
+      // instead of collecting and sorting every fact of the subject.
+      const where = only ? oneSubjectSql(filter) : factFilterSql(filter);
+      const ranked = this.#c.stmt(
+        `SELECT f.row_id FROM facts f WHERE ${where.sql}
+           ORDER BY f.strength DESC, f.last_reinforced_at DESC, f.id ASC LIMIT ?`,
+      );
+      // Rank row ids, then read only the winning rows (one snapshot for both).
+      return this.#c.snapshot(() => {
+        const rowIds = rawRows(ranked, [...where.params, Math.max(0, Math.floor(limit))]).map(
+          (r) => r[0] as number,
+        );
+        const byRow = this.#byRowIds(rowIds);
+        return rowIds.flatMap((id) => byRow.get(id) ?? []);
+      });
     });
+  }
+
+  /** Facts by row id (for ranked reads: sorting row ids costs far less than sorting whole rows). */
+  #byRowIds(rowIds: readonly number[]): Map<number, Fact> {
+    const byRow = new Map<number, Fact>();
+    if (rowIds.length === 0) return byRow;
+    const read = this.#c.stmt(
+      `SELECT ${FACT} FROM facts f WHERE f.row_id IN (SELECT value FROM json_each(?))`,
+    );
+    for (const values of rawRows(read, [JSON.stringify(rowIds)]))
+      byRow.set(values[0] as number, factFromValues(values));
+    return byRow;
   }
 
   searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
     return this.#c.run(() => {
       const match = ftsMatchExpression(terms);
       if (match === null || limit <= 0) return [];
-      const where = factFilterSql(filter);
-      const rows = this.#c
-        .stmt(
-          `SELECT f.*, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.row_id = facts_fts.rowid
-             WHERE facts_fts MATCH ? AND ${where.sql} ORDER BY bm25 ASC, f.id ASC LIMIT ?`,
-        )
-        .all(match, ...where.params, Math.floor(limit)) as (FactRow & { bm25: number })[];
-      return rows.map((r) => ({ fact: factFromRow(r), score: -r.bm25 }));
+      const where = ftsFilterSql(filter, 'facts_fts');
+      // Rank row ids only, then read the winning rows (one snapshot for both).
+      const ranking = this.#c.stmt(
+        `SELECT f.row_id, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.row_id = facts_fts.rowid
+           WHERE facts_fts MATCH ? AND ${where.sql} ORDER BY bm25 ASC, f.id ASC LIMIT ?`,
+      );
+      return this.#c.snapshot(() => {
+        const ranked = rawRows(ranking, [match, ...where.params, Math.floor(limit)]) as [number, number][];
+        const byRow = this.#byRowIds(ranked.map((r) => r[0]));
+        const hits: TextHit[] = [];
+        for (const [rowId, bm25] of ranked) {
+          const fact = byRow.get(rowId);
+          if (fact) hits.push({ fact, score: -bm25 });
+        }
+        return hits;
+      });
     });
   }
 
@@ -165,4 +205,13 @@ export class SqliteFactStore implements FactStore {
       ).map(historyFromRow),
     );
   }
+}
+
+/** Conditions for exactly one subject (no server facts) that the (guild, subject, strength) index serves. */
+function oneSubjectSql(filter: FactFilter): { sql: string; params: (string | number)[] } {
+  const validity = validitySql(filter.validity, 'f');
+  return {
+    sql: `f.guild_id = ? AND f.subject_id = ? AND ${validity.sql}`,
+    params: [filter.guildId, filter.subjectIds?.[0] as string, ...validity.params],
+  };
 }

@@ -15,7 +15,15 @@ import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
 import type { RelationTable } from './relation-table.js';
 import { idList } from './rows/codec.js';
-import { type LinkRow, linkFromRow, type RelationRow, relationFromRow } from './rows/graph-rows.js';
+import {
+  LINK_SELECT,
+  type LinkRow,
+  linkFromRow,
+  linkFromValues,
+  type RelationRow,
+  relationFromRow,
+} from './rows/graph-rows.js';
+import { rawRows } from './rows/raw.js';
 import { validitySql } from './sql/fact-filter.js';
 
 const byWeight = (a: RelationRow, b: RelationRow) =>
@@ -48,15 +56,15 @@ export class SqliteGraphStore implements GraphStore {
     return this.#c.run(() => {
       const validity = validitySql(options.validity, 'f');
       const stmt = this.#c.stmt(
-        `SELECT l.* FROM links l JOIN facts f ON f.guild_id = l.guild_id AND f.id = l.fact_id
+        `SELECT ${LINK_SELECT} FROM links l JOIN facts f ON f.guild_id = l.guild_id AND f.id = l.fact_id
            WHERE l.guild_id = ? AND l.node_type = ? AND l.node_id = ? AND ${validity.sql}
            ORDER BY l.fact_id DESC, l.rowid ASC LIMIT ?`,
       );
       const limit = Math.max(0, Math.floor(options.limitPerNode));
       const out: Link[] = [];
       for (const n of nodes)
-        for (const r of stmt.all(guildId, n.type, n.id, ...validity.params, limit) as LinkRow[])
-          out.push(linkFromRow(r));
+        for (const v of rawRows(stmt, [guildId, n.type, n.id, ...validity.params, limit]))
+          out.push(linkFromValues(v, guildId, n));
       return out;
     });
   }

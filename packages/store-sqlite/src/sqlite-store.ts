@@ -60,7 +60,10 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     queue: new SqliteIngestQueue(connection, messages),
     vectors: new SqliteVectorIndex(connection, vec),
     conversation: new SqliteConversationStore(connection, messages),
-    setup: () => connection.run(() => {}),
+    // Opens and migrates; moves vectors out of the pre-sharding table once (see VecLayout).
+    setup: async () => {
+      if (await connection.run(() => vec.needsUpgrade())) await connection.write(() => vec.upgrade());
+    },
     ping: () => connection.run(() => void connection.stmt('SELECT 1').get()),
     transaction: (fn) => connection.transaction(fn),
     close: () => connection.close(),

@@ -8,34 +8,38 @@ import {
 } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
 import { idList } from './rows/codec.js';
+import { rawRows } from './rows/raw.js';
+import { factShard, SERVER_REF, VEC_TABLES, VecLayout } from './vec-layout.js';
 
 /** sqlite-vec refuses KNN queries with k above this; larger limits use an exact full scan. */
 const MAX_KNN_K = 4096;
-/**
- * Vectors per vec0 chunk. vec0 allocates a whole chunk per partition (guild × kind), so the default of 1024
- * costs ~1 MB per guild at 256 dimensions even for one vector; 128 keeps small guilds at 128 KB
- * while KNN over a 100k-vector guild stays within ~10 % of the default.
- */
-const CHUNK_SIZE = 128;
 
-/** Subject metadata of server items; members get refs ≥ 1 from `vector_subjects`. */
-const SERVER_REF = 0n;
+/** Item id and cosine distance of a KNN row. */
+type KnnRow = readonly [string, number];
 
 const mismatch = () =>
   new MemoryError(ErrorCode.DIMENSION_MISMATCH, 'vector length differs from the stored vectors');
 
+interface Scope {
+  readonly where: string;
+  readonly params: (string | number)[];
+  /** Fact shards to search one by one (their top hits are merged), or null for the whole guild. */
+  readonly shards: readonly bigint[] | null;
+}
+
 /**
- * The sqlite-vec `vec0` table (created at the first upsert, with that vector length) and the map
- * that gives each (guild, kind, id) an integer rowid. Guild and kind are both partition keys, so a
- * fact KNN never reads message vectors (3x faster with 3 messages per fact); subject, server flag
- * and active are metadata filtered inside the KNN. Synchronous: callers provide run/write.
- * rowids and INTEGER/BOOLEAN metadata are bound as BigInt (vec0 rejects JS numbers, bound as REAL).
+ * The sqlite-vec tables of facts and messages (see `VecLayout`) and the map that gives each
+ * (guild, kind, id) an integer rowid. Subject and active (and for messages the server flag) are
+ * metadata filtered inside the KNN. Synchronous: callers provide run/write. rowids and
+ * INTEGER/BOOLEAN metadata are bound as BigInt (vec0 rejects JS numbers, bound as REAL).
  */
 export class VecTable {
   readonly #c: SqliteConnection;
+  readonly #layout: VecLayout;
 
   constructor(connection: SqliteConnection) {
     this.#c = connection;
+    this.#layout = new VecLayout(connection);
   }
 
   dims(): number | null {
@@ -51,22 +55,21 @@ export class VecTable {
     if (dims !== null && dims !== length) throw mismatch();
   }
 
+  /** Whether vectors still sit in the pre-sharding table. */
+  needsUpgrade(): boolean {
+    return this.#layout.isLegacy();
+  }
+
+  /** Moves vectors out of the pre-sharding table (inside a write). */
+  upgrade(): void {
+    this.#layout.upgrade();
+  }
+
   #ensure(dims: number): void {
-    if (this.dims() !== null) return;
+    if (this.#layout.ready()) return;
     if (!Number.isInteger(dims) || dims <= 0) throw mismatch();
-    this.#c.db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS vec_items USING vec0(
-         item_id INTEGER PRIMARY KEY,
-         guild_id TEXT PARTITION KEY,
-         kind TEXT PARTITION KEY,
-         embedding FLOAT[${dims}] distance_metric=cosine,
-         subject INTEGER,
-         is_server BOOLEAN,
-         active BOOLEAN,
-         chunk_size=${CHUNK_SIZE}
-       )`,
-    );
-    this.#c.stmt('INSERT INTO vector_meta (id, dims) VALUES (1, ?)').run(dims);
+    this.#layout.create(dims);
+    this.#c.stmt('INSERT OR IGNORE INTO vector_meta (id, dims) VALUES (1, ?)').run(dims);
   }
 
   upsert(items: readonly VectorItem[]): void {
@@ -79,26 +82,69 @@ export class VecTable {
       'SELECT row_id FROM vector_ids WHERE guild_id = ? AND kind = ? AND item_id = ?',
     );
     const map = this.#c.stmt('INSERT INTO vector_ids (guild_id, kind, item_id) VALUES (?, ?, ?)');
-    const insert = this.#c.stmt(
-      `INSERT INTO vec_items (item_id, guild_id, embedding, kind, subject, is_server, active)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const update = this.#c.stmt(
-      'UPDATE vec_items SET embedding = ?, subject = ?, is_server = ?, active = ? WHERE item_id = ?',
-    );
     for (const item of items) {
       const vector = Float32Array.from(item.vector);
       const subject = this.#subjectRef(item.subjectId);
-      const server = item.subjectId === null ? 1n : 0n;
       const active = item.active ? 1n : 0n;
       const row = find.get(item.guildId, item.kind, item.id) as { row_id: number } | undefined;
-      if (row) {
-        update.run(vector, subject, server, active, BigInt(row.row_id));
-      } else {
-        const rowId = BigInt(map.run(item.guildId, item.kind, item.id).lastInsertRowid);
-        insert.run(rowId, item.guildId, vector, item.kind, subject, server, active);
-      }
+      const rowId = row
+        ? BigInt(row.row_id)
+        : BigInt(map.run(item.guildId, item.kind, item.id).lastInsertRowid);
+      if (item.kind === 'fact')
+        this.#putFact(rowId, item.guildId, vector, subject, active, row !== undefined);
+      else this.#putMessage(rowId, item.guildId, vector, subject, active, row !== undefined);
     }
+  }
+
+  #putFact(
+    rowId: bigint,
+    guildId: string,
+    vector: Float32Array,
+    subject: bigint,
+    active: bigint,
+    known: boolean,
+  ) {
+    const t = VEC_TABLES.fact;
+    const shard = factShard(subject);
+    const stored = known
+      ? (this.#c.stmt(`SELECT shard FROM ${t} WHERE item_id = ?`).get(rowId) as { shard: number } | undefined)
+      : undefined;
+    if (stored && BigInt(stored.shard) === shard) {
+      this.#c
+        .stmt(`UPDATE ${t} SET embedding = ?, subject = ?, active = ? WHERE item_id = ?`)
+        .run(vector, subject, active, rowId);
+      return;
+    }
+    // A new subject may move the vector to another shard (a partition key cannot be updated).
+    if (stored) this.#c.stmt(`DELETE FROM ${t} WHERE item_id = ?`).run(rowId);
+    this.#c
+      .stmt(
+        `INSERT INTO ${t} (item_id, guild_id, shard, embedding, subject, active) VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(rowId, guildId, shard, vector, subject, active);
+  }
+
+  #putMessage(
+    rowId: bigint,
+    guildId: string,
+    vector: Float32Array,
+    subject: bigint,
+    active: bigint,
+    known: boolean,
+  ) {
+    const t = VEC_TABLES.message;
+    const server = subject === SERVER_REF ? 1n : 0n;
+    const update = known
+      ? this.#c
+          .stmt(`UPDATE ${t} SET embedding = ?, subject = ?, is_server = ?, active = ? WHERE item_id = ?`)
+          .run(vector, subject, server, active, rowId).changes
+      : 0;
+    if (update === 0)
+      this.#c
+        .stmt(
+          `INSERT INTO ${t} (item_id, guild_id, embedding, subject, is_server, active) VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(rowId, guildId, vector, subject, server, active);
   }
 
   /** The integer ref of a subject (created on first use); SERVER_REF for server items. */
@@ -126,8 +172,8 @@ export class VecTable {
 
   setActive(guildId: string, kind: VectorKind, ids: readonly string[], active: boolean): number {
     const rowIds = this.#rowIds(guildId, kind, ids);
-    if (rowIds.length === 0) return 0;
-    const update = this.#c.stmt('UPDATE vec_items SET active = ? WHERE item_id = ?');
+    if (rowIds.length === 0 || !this.#layout.ready()) return rowIds.length;
+    const update = this.#c.stmt(`UPDATE ${VEC_TABLES[kind]} SET active = ? WHERE item_id = ?`);
     for (const rowId of rowIds) update.run(active ? 1n : 0n, BigInt(rowId));
     return rowIds.length;
   }
@@ -136,10 +182,11 @@ export class VecTable {
   delete(guildId: string, kind: VectorKind, ids: readonly string[]): number {
     const rowIds = this.#rowIds(guildId, kind, ids);
     if (rowIds.length === 0) return 0;
-    const vec = this.#c.stmt('DELETE FROM vec_items WHERE item_id = ?');
+    const ready = this.#layout.ready();
+    const vec = ready ? this.#c.stmt(`DELETE FROM ${VEC_TABLES[kind]} WHERE item_id = ?`) : null;
     const map = this.#c.stmt('DELETE FROM vector_ids WHERE row_id = ?');
     for (const rowId of rowIds) {
-      vec.run(BigInt(rowId));
+      vec?.run(BigInt(rowId));
       map.run(rowId);
     }
     return rowIds.length;
@@ -168,59 +215,79 @@ export class VecTable {
     ).map((r) => r.item_id);
   }
 
-  search(query: VectorQuery): VectorHit[] {
-    const dims = this.dims();
-    if (dims !== null && dims !== query.vector.length) throw mismatch();
-    const limit = Math.floor(query.limit);
-    if (dims === null || limit <= 0) return [];
-    const conditions = ['guild_id = ?', 'kind = ?'];
-    const params: (string | number)[] = [query.guildId, query.kind];
-    if (query.activeOnly ?? true) conditions.push('active = 1');
+  /** WHERE conditions (after the guild) of a query's scope; null when nothing can match. */
+  #scope(query: VectorQuery): Scope | null {
+    const conditions: string[] = [];
+    const params: (string | number)[] = [];
+    let shards: bigint[] | null = null;
+    if (query.activeOnly ?? true) conditions.push('v.active = 1');
+    const fact = query.kind === 'fact';
     if (query.serverOnly) {
-      conditions.push('is_server = 1');
+      if (fact) shards = [0n];
+      else conditions.push('v.is_server = 1');
     } else if (query.subjectIds) {
       const refs = (
         this.#c
           .stmt('SELECT ref FROM vector_subjects WHERE subject_id IN (SELECT value FROM json_each(?))')
           .all(idList(query.subjectIds)) as { ref: number }[]
-      ).map((r) => r.ref);
-      if (query.includeServer) refs.push(Number(SERVER_REF));
-      if (refs.length === 0) return [];
-      conditions.push('subject IN (SELECT value FROM json_each(?))');
-      params.push(JSON.stringify(refs));
+      ).map((r) => BigInt(r.ref));
+      if (query.includeServer) refs.push(SERVER_REF);
+      if (refs.length === 0) return null;
+      if (fact) shards = [...new Set(refs.map(factShard))];
+      conditions.push('v.subject IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(refs.map(Number)));
     }
-    const where = conditions.join(' AND ');
-    const vector = Float32Array.from(query.vector);
-    const rows = (
-      limit <= MAX_KNN_K
-        ? this.#c
-            .stmt(`SELECT item_id, distance FROM vec_items WHERE embedding MATCH ? AND k = ? AND ${where}`)
-            .all(vector, limit, ...params)
-        : this.#c
-            .stmt(
-              `SELECT item_id, vec_distance_cosine(embedding, ?) AS distance FROM vec_items WHERE ${where}
-                 ORDER BY distance LIMIT ?`,
-            )
-            .all(vector, ...params, limit)
-    ) as { item_id: number; distance: number }[];
-    if (rows.length === 0) return [];
-    const names = new Map(
-      (
-        this.#c
-          .stmt('SELECT row_id, item_id FROM vector_ids WHERE row_id IN (SELECT value FROM json_each(?))')
-          .all(JSON.stringify(rows.map((r) => r.item_id))) as { row_id: number; item_id: string }[]
-      ).map((r) => [r.row_id, r.item_id]),
-    );
-    const hits: VectorHit[] = [];
-    for (const r of rows) {
-      const id = names.get(r.item_id);
-      if (id !== undefined) hits.push({ id, score: 1 - r.distance });
-    }
+    return { where: conditions.map((c) => ` AND ${c}`).join(''), params, shards };
+  }
+
+  search(query: VectorQuery): VectorHit[] {
+    const dims = this.dims();
+    if (dims !== null && dims !== query.vector.length) throw mismatch();
+    const limit = Math.floor(query.limit);
+    if (dims === null || limit <= 0 || !this.#layout.ready()) return [];
+    const scope = this.#scope(query);
+    if (scope === null) return [];
+    const rows = this.#knn(VEC_TABLES[query.kind], query, Float32Array.from(query.vector), limit, scope);
+    const hits = rows.map((r): VectorHit => ({ id: r[0], score: 1 - r[1] }));
     return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  /**
+   * Exact top-`limit` rows of the scope: one KNN per shard (each exact within its shard), merged,
+   * so the result is exact over the union. Never a partition IN list, whose per-value results
+   * would depend on how the planner hands it to sqlite-vec.
+   */
+  #knn(table: string, query: VectorQuery, vector: Float32Array, limit: number, scope: Scope): KnnRow[] {
+    // CROSS JOIN keeps the KNN outermost; the id map turns rowids into item ids in the same statement.
+    const from = `${table} v CROSS JOIN vector_ids i ON i.row_id = v.item_id`;
+    const shard = scope.shards ? ' AND v.shard = ?' : '';
+    const knn =
+      limit <= MAX_KNN_K
+        ? this.#c.stmt(
+            `SELECT i.item_id, v.distance FROM ${from}
+               WHERE v.embedding MATCH ? AND v.k = ? AND v.guild_id = ?${shard}${scope.where}`,
+          )
+        : this.#c.stmt(
+            `SELECT i.item_id, vec_distance_cosine(v.embedding, ?) AS distance FROM ${from}
+               WHERE v.guild_id = ?${shard}${scope.where} ORDER BY distance LIMIT ?`,
+          );
+    const run = (shards: bigint[]) =>
+      rawRows(
+        knn,
+        limit <= MAX_KNN_K
+          ? [vector, limit, query.guildId, ...shards, ...scope.params]
+          : [vector, query.guildId, ...shards, ...scope.params, limit],
+      ) as unknown as KnnRow[];
+    if (!scope.shards) return run([]);
+    if (scope.shards.length === 1) return run([scope.shards[0] as bigint]);
+    return scope.shards
+      .flatMap((s) => run([s]))
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, limit);
+  }
+
   reset(): void {
-    this.#c.db.exec('DROP TABLE IF EXISTS vec_items');
+    this.#layout.drop();
     this.#c.stmt('DELETE FROM vector_ids').run();
     this.#c.stmt('DELETE FROM vector_meta').run();
     this.#c.stmt('DELETE FROM vector_subjects').run();

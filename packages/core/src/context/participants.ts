@@ -3,6 +3,7 @@ import { resolveIdentifier } from '../identity/identity-service.js';
 import type { Resolution } from '../identity/resolution.js';
 import { AliasSource, RecallWarning } from '../model/enums.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import type { RecallSession } from '../recall/recall-session.js';
 
 export interface Participants {
   /** Member ids, asker first (when allowed), then mentions and thread participants, deduplicated. */
@@ -36,6 +37,7 @@ export async function resolveParticipants(
     readonly others: readonly string[];
   },
   isBot: (userId: string) => boolean,
+  session: RecallSession,
 ): Promise<Participants> {
   const warnings = new Set<RecallWarning>();
   const resolutions: Resolution[] = [asId(input.askerId, input.askerId)];
@@ -60,7 +62,7 @@ export async function resolveParticipants(
     if (r.ambiguous) warnings.add(RecallWarning.IDENTITY_AMBIGUOUS);
     else ids.push(r.resolved ?? trimmed);
   }
-  const optedOut = new Set(await store.governance.optedOutUsers(input.guildId));
+  const optedOut = await session.optedOut(input.guildId);
   const allowed = (u: string) => !isBot(u) && !optedOut.has(u);
   const people = [...new Set(ids)].filter(allowed);
   return { people, askerAllowed: allowed(input.askerId), resolutions, warnings };

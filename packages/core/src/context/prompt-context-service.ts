@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { RecallSession } from '../recall/recall-session.js';
 import type { RecallResult, RecallService, ScoredFact } from '../recall/recall-types.js';
 import { applyCitations } from './citations.js';
 import { cite } from './cite.js';
@@ -106,37 +107,46 @@ async function build(
   isBot: (u: string) => boolean,
 ): Promise<PromptContext> {
   const r = deps.retrieval;
+  // Both recalls (and the participant check) share one opt-out read, embedding and name resolution.
+  const session = new RecallSession(deps.store, deps.embedder);
   const who = await resolveParticipants(
     deps.store,
     { guildId: q.guildId, askerId: q.askerId, others: [...q.mentionedIds, ...q.threadParticipantIds] },
     isBot,
+    session,
   );
   const warnings = new Set<RecallWarning>(who.warnings);
   const pairs = discoveryPairs(who.people);
   const empty: RecallResult = { facts: [], warnings: [], degradedChannels: [] };
   const [subjects, server] = await Promise.all([
     who.people.length > 0
-      ? deps.recall.recall({
-          guildId: q.guildId,
-          text: q.text,
-          scope: 'subjects',
-          subjectIds: [...who.people],
-          pairIds: pairs,
-          entityHint: q.entityHint,
-          topK: r.topK,
-          maxPerSubject: r.maxPerSubject,
-          ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
-        })
+      ? deps.recall.recall(
+          {
+            guildId: q.guildId,
+            text: q.text,
+            scope: 'subjects',
+            subjectIds: [...who.people],
+            pairIds: pairs,
+            entityHint: q.entityHint,
+            topK: r.topK,
+            maxPerSubject: r.maxPerSubject,
+            ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
+          },
+          session,
+        )
       : empty,
     r.serverTopK > 0
-      ? deps.recall.recall({
-          guildId: q.guildId,
-          text: q.text,
-          scope: 'server',
-          topK: r.serverTopK,
-          maxPerSubject: r.serverTopK,
-          ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
-        })
+      ? deps.recall.recall(
+          {
+            guildId: q.guildId,
+            text: q.text,
+            scope: 'server',
+            topK: r.serverTopK,
+            maxPerSubject: r.serverTopK,
+            ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
+          },
+          session,
+        )
       : empty,
   ]);
   for (const w of [...subjects.warnings, ...server.warnings])

@@ -9,6 +9,12 @@ export interface AliasStore {
   upsert(alias: Alias): Promise<void>;
   /** Exact matches, highest weight first. */
   find(guildId: string, alias: string, limit: number): Promise<Alias[]>;
+  /**
+   * Exact matches of several aliases in one read: each alias with matches maps to the list `find`
+   * would return for it (highest weight first, at most `limitPerAlias`); aliases without matches
+   * are absent.
+   */
+  findMany(guildId: string, aliases: readonly string[], limitPerAlias: number): Promise<Map<string, Alias[]>>;
   /** Aliases starting with `prefix` (data, not a pattern), highest weight first. */
   findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]>;
   /** Every alias of a user, highest weight first. */

@@ -2,6 +2,7 @@ import type { ChannelName } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { NodeRef } from '../model/graph.js';
 import type { FactFilter, FactValidity } from '../ports/fact-store.js';
+import type { RecallSession } from './recall-session.js';
 import type { RecallDeps } from './recall-types.js';
 
 /** One fact found by a channel, best first within its list. */
@@ -28,6 +29,8 @@ export interface NamedTargets {
 /** Everything a channel needs, computed once per query. */
 export interface ChannelContext {
   readonly deps: RecallDeps;
+  /** Reads shared with the other recalls of the request. */
+  readonly session: RecallSession;
   readonly guildId: string;
   readonly text: string | null;
   /** Scope and validity every fact read uses (subject scope never includes server facts implicitly). */

@@ -1,7 +1,7 @@
-import { entityNode, nodesOfUsers } from '../graph/identity-collapse.js';
+import { entityNode } from '../graph/identity-collapse.js';
 import { decideAliases } from '../identity/resolution.js';
 import { ChannelName } from '../model/enums.js';
-import type { Entity, NodeRef } from '../model/graph.js';
+import type { Alias, Entity, NodeRef } from '../model/graph.js';
 import type { ChannelContext, ChannelList, NamedTargets } from './channel-types.js';
 import { longestMatches, ngrams, queryWords } from './query-ngrams.js';
 import { rankLinks } from './subject-channels.js';
@@ -9,6 +9,8 @@ import { rankLinks } from './subject-channels.js';
 /** Member names are looked up up to this many words long, at most this many lookups per query. */
 const MEMBER_NGRAM = 3;
 const MAX_MEMBER_LOOKUPS = 24;
+/** Alias matches read per n-gram (enough to tell an unambiguous name from a shared one). */
+const MEMBER_MATCHES = 8;
 
 export interface EntityChannelResult {
   readonly list: ChannelList;
@@ -23,12 +25,11 @@ async function linkedFacts(
   users: ReadonlySet<string>,
   slugs: ReadonlySet<string>,
 ): Promise<ChannelList> {
-  const graph = ctx.deps.store.graph;
-  const twins = await nodesOfUsers(graph, ctx.guildId, [...users]);
+  const twins = await ctx.session.nodesOfUsers(ctx.guildId, [...users]);
   const nodes: NodeRef[] = [...twins.nodes];
   for (const s of slugs) if (!twins.owners.has(s)) nodes.push(entityNode(s));
   if (nodes.length === 0) return { channel, hits: [] };
-  const links = await graph.linksForNodes(ctx.guildId, nodes, {
+  const links = await ctx.session.linksForNodes(ctx.guildId, nodes, {
     validity: ctx.validity,
     limitPerNode: ctx.limit,
   });
@@ -38,12 +39,22 @@ async function linkedFacts(
 /**
  * Entity channel: the longest n-grams of the query (up to 4 words) that are entity aliases or
  * unambiguous member names; facts linked to what they name. A person entity linked to a member
- * counts as that member.
+ * counts as that member. It does not depend on the recall's scope, so the recalls of one session
+ * with the same text, validity and limit share one result.
  */
-export async function entityChannel(ctx: ChannelContext): Promise<EntityChannelResult> {
-  if (ctx.text === null) return { list: { channel: ChannelName.ENTITY, hits: [] }, targets: emptyTargets };
+export function entityChannel(ctx: ChannelContext): Promise<EntityChannelResult> {
+  const text = ctx.text;
+  if (text === null)
+    return Promise.resolve({ list: { channel: ChannelName.ENTITY, hits: [] }, targets: emptyTargets });
+  const validity = typeof ctx.validity === 'string' ? ctx.validity : ctx.validity.asOf.getTime();
+  return ctx.session.memo(`entity\u0000${ctx.guildId}\u0000${validity}\u0000${ctx.limit}\u0000${text}`, () =>
+    namedFacts(ctx, text),
+  );
+}
+
+async function namedFacts(ctx: ChannelContext, text: string): Promise<EntityChannelResult> {
   const { graph, aliases } = ctx.deps.store;
-  const grams = ngrams(queryWords(ctx.text));
+  const grams = ngrams(queryWords(text));
   if (grams.length === 0) return { list: { channel: ChannelName.ENTITY, hits: [] }, targets: emptyTargets };
   const memberGrams = grams.filter((g) => g.size <= MEMBER_NGRAM).slice(-MAX_MEMBER_LOOKUPS);
   const [entityRows, memberRows] = await Promise.all([
@@ -51,7 +62,13 @@ export async function entityChannel(ctx: ChannelContext): Promise<EntityChannelR
       ctx.guildId,
       grams.map((g) => g.text),
     ),
-    Promise.all(memberGrams.map((g) => aliases.find(ctx.guildId, g.text, 8))),
+    memberGrams.length > 0
+      ? aliases.findMany(
+          ctx.guildId,
+          memberGrams.map((g) => g.text),
+          MEMBER_MATCHES,
+        )
+      : new Map<string, Alias[]>(),
   ]);
   const entitiesByAlias = new Map<string, Set<string>>();
   for (const r of entityRows) {
@@ -60,11 +77,11 @@ export async function entityChannel(ctx: ChannelContext): Promise<EntityChannelR
     entitiesByAlias.set(r.alias, set);
   }
   const memberByAlias = new Map<string, string>();
-  memberGrams.forEach((g, i) => {
-    const resolution = decideAliases(g.text, memberRows[i] ?? [], 'exact');
+  for (const g of memberGrams) {
+    const resolution = decideAliases(g.text, memberRows.get(g.text) ?? [], 'exact');
     if (resolution.resolved !== null && !ctx.deps.isBot(resolution.resolved))
       memberByAlias.set(g.text, resolution.resolved);
-  });
+  }
   const matched = longestMatches(grams, (t) => entitiesByAlias.has(t) || memberByAlias.has(t));
   const users = new Set<string>();
   const slugs = new Set<string>();

@@ -31,7 +31,7 @@ export async function graphHopChannel(
   for (const t of [...traversed].sort((a, b) => b.strength - a.strength))
     for (const id of t.edge.evidenceFactIds) add(id, t.strength, t.path);
   if (reached.length > 0) {
-    const links = await graph.linksForNodes(
+    const links = await ctx.session.linksForNodes(
       ctx.guildId,
       reached.map((r) => r.node),
       { validity: ctx.validity, limitPerNode: Math.max(1, Math.min(ctx.limit, fanOut)) },

@@ -83,6 +83,7 @@ export {
   recallQuerySchema,
 } from './recall-query.js';
 export { createRecallService } from './recall-service.js';
+export { RecallSession } from './recall-session.js';
 export type {
   RecallDeps,
   RecallResult,

@@ -1,6 +1,7 @@
 import { findEntity } from '../graph/entity-lookup.js';
-import { entityNode, nodesOfUsers, userNode } from '../graph/identity-collapse.js';
+import { entityNode, userNode } from '../graph/identity-collapse.js';
 import { type ChannelName, RecallWarning } from '../model/enums.js';
+import type { Fact } from '../model/fact.js';
 import type { Entity, NodeRef } from '../model/graph.js';
 import type { ChannelContext, ChannelList, NamedTargets } from './channel-types.js';
 import { type EntityChannelResult, entityChannel, entityHintChannel } from './entity-channel.js';
@@ -17,6 +18,7 @@ import { graphHopChannel } from './graph-hop-channel.js';
 import { capResults, type HardFilter, passesHardFilters } from './recall-filters.js';
 import { planRecall, type RecallPlan } from './recall-plan.js';
 import { type RecallQuery, type RecallQueryInput, recallQuerySchema } from './recall-query.js';
+import { RecallSession } from './recall-session.js';
 import type { RecallDeps, RecallResult, RecallService, ScoredFact } from './recall-types.js';
 import { rerankTop } from './rerank.js';
 import { strengthSignal } from './strength.js';
@@ -29,11 +31,11 @@ const empty = (warnings: RecallWarning[]): RecallResult => ({ facts: [], warning
 /** Builds the recall service. `recall` never throws: every failure becomes a warning. */
 export function createRecallService(deps: RecallDeps): RecallService {
   return {
-    async recall(input: RecallQueryInput): Promise<RecallResult> {
+    async recall(input: RecallQueryInput, session?: RecallSession): Promise<RecallResult> {
       const parsed = recallQuerySchema.safeParse(input);
       if (!parsed.success) return empty([RecallWarning.QUERY_INVALID]);
       try {
-        return await runRecall(deps, parsed.data);
+        return await runRecall(deps, parsed.data, session ?? new RecallSession(deps.store, deps.embedder));
       } catch (error) {
         deps.logger?.({
           level: 'error',
@@ -50,12 +52,13 @@ export function createRecallService(deps: RecallDeps): RecallService {
 /** User nodes of the subjects plus their entity twins; bare user nodes if the twin read fails. */
 async function subjectNodesOf(
   deps: RecallDeps,
+  session: RecallSession,
   guildId: string,
   subjects: readonly string[],
 ): Promise<NodeRef[]> {
   if (subjects.length === 0) return [];
   try {
-    return (await nodesOfUsers(deps.store.graph, guildId, subjects)).nodes;
+    return (await session.nodesOfUsers(guildId, subjects)).nodes;
   } catch (error) {
     deps.logger?.({ level: 'warn', event: 'recall.twins_failed', data: { guildId }, error });
     return subjects.map(userNode);
@@ -67,11 +70,7 @@ type Task = { readonly channel: ChannelName; readonly run: () => Promise<Channel
 function channelTasks(ctx: ChannelContext, plan: RecallPlan, hint: Promise<Entity | null>): Task[] {
   const r = ctx.deps.retrieval;
   const runs: Record<ChannelName, () => Promise<ChannelList | EntityChannelResult>> = {
-    vector: async () => {
-      const [vec] = await ctx.deps.embedder.embed([ctx.text as string]);
-      if (!vec) throw new Error('embedder returned no vector');
-      return vectorChannel(ctx, vec);
-    },
+    vector: async () => vectorChannel(ctx, await ctx.session.embed(ctx.text as string)),
     keyword: () => keywordChannel(ctx),
     links: () => linksChannel(ctx),
     baseline: () => baselineChannel(ctx),
@@ -89,15 +88,21 @@ function channelTasks(ctx: ChannelContext, plan: RecallPlan, hint: Promise<Entit
   return [...plan.channels].map((channel) => ({ channel, run: runs[channel] }));
 }
 
-async function runRecall(deps: RecallDeps, q: RecallQuery): Promise<RecallResult> {
+/** Facts a channel list already carries. */
+function* readFacts(list: ChannelList): Iterable<Fact> {
+  for (const h of list.hits) if (h.fact) yield h.fact;
+}
+
+async function runRecall(deps: RecallDeps, q: RecallQuery, session: RecallSession): Promise<RecallResult> {
   const r = deps.retrieval;
   const plan = planRecall(q, (id) => deps.isBot(id));
   const warnings = new Set<RecallWarning>();
   const degraded: ChannelName[] = [];
   if (plan.channels.size === 0) return empty([]);
-  const subjectNodes = await subjectNodesOf(deps, q.guildId, plan.subjects);
+  const subjectNodes = await subjectNodesOf(deps, session, q.guildId, plan.subjects);
   const ctx: ChannelContext = {
     deps,
+    session,
     guildId: q.guildId,
     text: q.text,
     filter: plan.filter,
@@ -112,10 +117,9 @@ async function runRecall(deps: RecallDeps, q: RecallQuery): Promise<RecallResult
     q.entityHint === null ? Promise.resolve(null) : findEntity(deps.store.graph, q.guildId, q.entityHint);
   hint.catch(() => {});
   const tasks = channelTasks(ctx, plan, hint);
-  const optedOut = deps.store.governance.optedOutUsers(q.guildId);
-  optedOut.catch(() => {}); // awaited below; keeps an early rejection from being reported as unhandled
+  const optedOut = session.optedOut(q.guildId);
   const settled = await Promise.allSettled(tasks.map((t) => t.run()));
-  const optedOutSet = new Set(await optedOut);
+  const optedOutSet = await optedOut;
   const lists: ChannelList[] = [];
   const targets = { userIds: new Set<string>(), entitySlugs: new Set<string>() };
   settled.forEach((s, i) => {
@@ -127,13 +131,14 @@ async function runRecall(deps: RecallDeps, q: RecallQuery): Promise<RecallResult
       return;
     }
     const value = s.value;
+    session.remember(readFacts('targets' in value ? value.list : value));
     if ('targets' in value) {
       lists.push(value.list);
       for (const u of value.targets.userIds) targets.userIds.add(u);
       for (const e of value.targets.entitySlugs) targets.entitySlugs.add(e);
     } else lists.push(value);
   });
-  const ranked = await scoreCandidates(deps, q, lists, targets);
+  const ranked = await scoreCandidates(deps, session, q, lists, targets);
   const filter: HardFilter = {
     guildId: q.guildId,
     scope: plan.scope,
@@ -184,6 +189,7 @@ async function runRecall(deps: RecallDeps, q: RecallQuery): Promise<RecallResult
 /** Fuses the lists, keeps the pool, reads missing facts and computes every component. */
 async function scoreCandidates(
   deps: RecallDeps,
+  session: RecallSession,
   q: RecallQuery,
   lists: readonly ChannelList[],
   targets: NamedTargets,
@@ -200,7 +206,7 @@ async function scoreCandidates(
   const pool = selectPool(merged.values(), r.weights, active, r.poolSize);
   const missing = pool.filter((c) => !c.fact).map((c) => c.factId);
   if (missing.length > 0) {
-    const read = await deps.store.facts.get(q.guildId, missing);
+    const read = await session.facts(q.guildId, missing);
     const byId = new Map(read.map((f) => [f.id, f]));
     for (const c of pool) if (!c.fact) c.fact = byId.get(c.factId);
   }

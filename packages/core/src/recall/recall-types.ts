@@ -7,6 +7,7 @@ import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { Reranker } from '../ports/reranker.js';
 import type { RecallQueryInput } from './recall-query.js';
+import type { RecallSession } from './recall-session.js';
 
 /** Per-signal evidence behind a fused score, each in [0, 1]. */
 export interface ScoreComponents {
@@ -64,6 +65,9 @@ export interface RecallDeps {
 }
 
 export interface RecallService {
-  /** Zero-LLM hybrid recall. Never throws: failures become warnings and degraded channels. */
-  recall(query: RecallQueryInput): Promise<RecallResult>;
+  /**
+   * Zero-LLM hybrid recall. Never throws: failures become warnings and degraded channels. Recalls
+   * of one request (same guild and moment) can share reads through one `session`.
+   */
+  recall(query: RecallQueryInput, session?: RecallSession): Promise<RecallResult>;
 }

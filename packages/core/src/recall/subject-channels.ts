@@ -1,4 +1,3 @@
-import { nodesOfUsers } from '../graph/identity-collapse.js';
 import { ChannelName, EdgeKind } from '../model/enums.js';
 import type { Link } from '../model/graph.js';
 import type { ChannelContext, ChannelHit, ChannelList } from './channel-types.js';
@@ -29,10 +28,14 @@ export function rankLinks(links: readonly Link[], limit: number): ChannelHit[] {
 /** Links channel: facts incident on the subjects (and on the person entities that are their twins). */
 export async function linksChannel(ctx: ChannelContext): Promise<ChannelList> {
   if (ctx.subjectNodes.length === 0) return { channel: ChannelName.LINKS, hits: [] };
-  const links = await ctx.deps.store.graph.linksForNodes(ctx.guildId, ctx.subjectNodes, {
-    validity: ctx.validity,
-    limitPerNode: ctx.limit,
-  });
+  // With pairs, the pair channel reads the same members' links with the pool size: read once.
+  const readAhead = ctx.pairs.length > 0 ? Math.max(ctx.limit, ctx.deps.retrieval.poolSize) : ctx.limit;
+  const links = await ctx.session.linksForNodes(
+    ctx.guildId,
+    ctx.subjectNodes,
+    { validity: ctx.validity, limitPerNode: ctx.limit },
+    readAhead,
+  );
   return { channel: ChannelName.LINKS, hits: rankLinks(links, ctx.limit * 2) };
 }
 
@@ -72,17 +75,17 @@ export async function baselineChannel(ctx: ChannelContext): Promise<ChannelList>
 
 /** Pair channel: facts linked to both members of each pair (twins included). */
 export async function pairChannel(ctx: ChannelContext, perNode: number): Promise<ChannelList> {
-  const graph = ctx.deps.store.graph;
+  const session = ctx.session;
   const pairs = ctx.pairs.filter(([a, b]) => a !== b);
   const lists = await Promise.all(
     pairs.map(async ([a, b]) => {
       const [na, nb] = await Promise.all([
-        nodesOfUsers(graph, ctx.guildId, [a]),
-        nodesOfUsers(graph, ctx.guildId, [b]),
+        session.nodesOfUsers(ctx.guildId, [a]),
+        session.nodesOfUsers(ctx.guildId, [b]),
       ]);
       const [la, lb] = await Promise.all([
-        graph.linksForNodes(ctx.guildId, na.nodes, { validity: ctx.validity, limitPerNode: perNode }),
-        graph.linksForNodes(ctx.guildId, nb.nodes, { validity: ctx.validity, limitPerNode: perNode }),
+        session.linksForNodes(ctx.guildId, na.nodes, { validity: ctx.validity, limitPerNode: perNode }),
+        session.linksForNodes(ctx.guildId, nb.nodes, { validity: ctx.validity, limitPerNode: perNode }),
       ]);
       const inB = new Set(lb.map((l) => l.factId));
       return rankLinks(

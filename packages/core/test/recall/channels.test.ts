@@ -3,13 +3,16 @@ import { ChannelName } from '../../src/model/enums.js';
 import type { ChannelContext } from '../../src/recall/channel-types.js';
 import { entityChannel, entityHintChannel } from '../../src/recall/entity-channel.js';
 import { graphHopChannel } from '../../src/recall/graph-hop-channel.js';
+import { RecallSession } from '../../src/recall/recall-session.js';
 import { baselineChannel, linksChannel, pairChannel } from '../../src/recall/subject-channels.js';
 import { keywordChannel, vectorChannel } from '../../src/recall/text-channels.js';
 import { G, makeFact, seed, T0, world } from '../helpers/world.js';
 
 function ctx(w: ReturnType<typeof world>, overrides: Partial<ChannelContext> = {}): ChannelContext {
+  const deps = w.deps();
   return {
-    deps: w.deps(),
+    deps,
+    session: new RecallSession(deps.store, deps.embedder),
     guildId: G,
     text: null,
     filter: { guildId: G },

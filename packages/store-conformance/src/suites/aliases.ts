@@ -26,6 +26,30 @@ export function aliasSuite(o: ConformanceOptions): void {
         expect(await s.aliases.find(G1, 'alic', 8)).toEqual([]);
       }));
 
+    it('finds several aliases in one read, each list as find returns it', () =>
+      withStore(o, async (s) => {
+        await s.aliases.upsert(alias({ userId: 'u1', weight: 0.7 }));
+        await s.aliases.upsert(alias({ userId: 'u9', weight: 0.9, source: 'real_name' }));
+        await s.aliases.upsert(alias({ userId: 'u3', weight: 0.5, source: 'mention' }));
+        await s.aliases.upsert(alias({ alias: 'bob', userId: 'u2', weight: 0.8 }));
+        await s.aliases.upsert(alias({ alias: 'al%', userId: 'u4' }));
+        await s.aliases.upsert(alias({ guildId: G2, userId: 'u7' }));
+        const many = await s.aliases.findMany(G1, ['alice', 'bob', 'carol', 'alice', 'al_', 'ali'], 2);
+        expect([...many.keys()].sort()).toEqual(['alice', 'bob']);
+        expect(many.get('alice')?.map((a) => a.userId)).toEqual(['u9', 'u1']);
+        expect(many.get('alice')).toEqual(await s.aliases.find(G1, 'alice', 2));
+        expect(many.get('bob')).toEqual(await s.aliases.find(G1, 'bob', 2));
+        expect((await s.aliases.findMany(G1, ['alice'], 8)).get('alice')?.map((a) => a.userId)).toEqual([
+          'u9',
+          'u1',
+          'u3',
+        ]);
+        expect(
+          (await s.aliases.findMany(G2, ['alice', 'bob'], 8)).get('alice')?.map((a) => a.userId),
+        ).toEqual(['u7']);
+        expect((await s.aliases.findMany(G1, [], 8)).size).toBe(0);
+      }));
+
     it('keeps the maximum weight on upsert and refreshes updatedAt', () =>
       withStore(o, async (s) => {
         await s.aliases.upsert(alias({ alias: 'bob', userId: 'u2', weight: 0.9, source: 'real_name' }));

@@ -71,6 +71,60 @@ export function vectorSuite(o: ConformanceOptions): void {
         expect(await ids({ subjectIds: ['u1'] })).toEqual(['old']);
       }));
 
+    it('is exact within any set of members, with and without server items', () =>
+      withStore(o, async (s) => {
+        const subjectOf = (i: number) => (i % 9 === 0 ? null : `m${i % 41}`);
+        const items = Array.from({ length: 900 }, (_, i) => ({
+          id: `w${String(i).padStart(4, '0')}`,
+          vector: unitVector(7000 + i, DIMS),
+          subjectId: subjectOf(i),
+          active: i % 13 !== 0,
+        }));
+        await s.vectors.upsert(items.map((it) => vectorItem(it.id, it.vector, it)));
+        const scopes = [
+          { subjectIds: ['m1'] },
+          { subjectIds: ['m2', 'm19', 'm33'] },
+          { subjectIds: ['m5', 'm6'], includeServer: true },
+          { subjectIds: Array.from({ length: 41 }, (_, i) => `m${i}`) },
+          { serverOnly: true },
+          { subjectIds: ['m7', 'nobody'], activeOnly: false },
+        ];
+        for (const [n, scope] of scopes.entries()) {
+          const subjects = new Set<string | null>(scope.subjectIds ?? []);
+          if ('includeServer' in scope || 'serverOnly' in scope) subjects.add(null);
+          const inScope = items.filter(
+            (it) => subjects.has(it.subjectId) && (it.active || 'activeOnly' in scope),
+          );
+          const q = unitVector(9100 + n, DIMS);
+          const got = await s.vectors.search({ kind: 'fact', guildId: G1, vector: q, limit: 12, ...scope });
+          expect(got.map((h) => h.id)).toEqual(bruteForce(inScope, q, 12).map((h) => h.id));
+        }
+      }));
+
+    it('moves a vector with its subject on upsert', () =>
+      withStore(o, async (s) => {
+        const v = unitVector(3, DIMS);
+        const ids = async (extra: object) =>
+          (await s.vectors.search({ kind: 'fact', guildId: G1, vector: v, limit: 5, ...extra })).map(
+            (h) => h.id,
+          );
+        await s.vectors.upsert([
+          vectorItem('x', v, { subjectId: 'u1' }),
+          vectorItem('y', v, { subjectId: null }),
+        ]);
+        for (let i = 2; i < 40; i++) await s.vectors.upsert([vectorItem('x', v, { subjectId: `u${i}` })]);
+        expect(await ids({ subjectIds: ['u1'] })).toEqual([]);
+        expect(await ids({ subjectIds: ['u39'] })).toEqual(['x']);
+        await s.vectors.upsert([
+          vectorItem('x', v, { subjectId: null }),
+          vectorItem('y', v, { subjectId: 'u2' }),
+        ]);
+        expect(await ids({ serverOnly: true })).toEqual(['x']);
+        expect(await ids({ subjectIds: ['u39'] })).toEqual([]);
+        expect(await ids({ subjectIds: ['u2'] })).toEqual(['y']);
+        expect(await s.vectors.count(G1, 'fact')).toBe(2);
+      }));
+
     it('replaces on upsert and deletes by id, per kind and guild', () =>
       withStore(o, async (s) => {
         const v1 = unitVector(1, DIMS);

@@ -19,6 +19,23 @@ export const linkFromRow = (r: LinkRow): Link => ({
   createdAt: date(r.created_at),
 });
 
+/** The select list (alias `l`) of a node's links read through `rawRows`, paired with `linkFromValues`. */
+export const LINK_SELECT = 'l.fact_id, l.kind, l.created_at';
+
+/** A link of `node` (whose guild and node the query fixed) from a raw row selected with LINK_SELECT. */
+export const linkFromValues = (
+  v: readonly unknown[],
+  guildId: string,
+  node: { readonly type: Link['nodeType']; readonly id: string },
+): Link => ({
+  guildId,
+  factId: v[0] as string,
+  nodeType: node.type,
+  nodeId: node.id,
+  kind: v[1] as Link['kind'],
+  createdAt: date(v[2] as number),
+});
+
 export interface RelationRow {
   readonly row_id: number;
   readonly guild_id: string;

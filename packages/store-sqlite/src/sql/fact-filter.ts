@@ -18,6 +18,22 @@ export function validitySql(validity: FactValidity | undefined, a: string): SqlP
   };
 }
 
+/**
+ * Row ids of the filter's scope as a subquery: its subjects' rows (plus the server's with
+ * includeServer), or the server's rows; null for a whole guild. Drawn from the (guild, subject)
+ * index, so the plan does not depend on ANALYZE statistics (an OR of IN and IS NULL scans the guild).
+ */
+function scopeRows(filter: FactFilter): SqlPart | null {
+  const server = 'SELECT row_id FROM facts WHERE guild_id = ? AND subject_id IS NULL';
+  if (filter.serverOnly) return { sql: server, params: [filter.guildId] };
+  if (!filter.subjectIds) return null;
+  const subjects =
+    'SELECT row_id FROM facts WHERE guild_id = ? AND subject_id IN (SELECT value FROM json_each(?))';
+  const params: (string | number)[] = [filter.guildId, idList(filter.subjectIds)];
+  if (filter.includeServer) params.push(filter.guildId);
+  return { sql: filter.includeServer ? `${subjects} UNION ALL ${server}` : subjects, params };
+}
+
 /** WHERE conditions for guild, subject/server scope and validity of a FactFilter. */
 export function factFilterSql(filter: FactFilter, a = 'f'): SqlPart {
   const parts: string[] = [];
@@ -29,18 +45,28 @@ export function factFilterSql(filter: FactFilter, a = 'f'): SqlPart {
   if (filter.serverOnly) {
     parts.push(`${a}.subject_id IS NULL`);
   } else if (filter.subjectIds) {
-    // Rows of the subjects (and server) as a rowid set drawn from the (guild, subject) index, so
-    // the plan does not depend on ANALYZE statistics (an OR of IN and IS NULL scans the guild).
-    // The set implies the guild; repeating guild_id outside would lure the planner into a scan.
-    const subjects =
-      'SELECT row_id FROM facts WHERE guild_id = ? AND subject_id IN (SELECT value FROM json_each(?))';
-    const server = 'SELECT row_id FROM facts WHERE guild_id = ? AND subject_id IS NULL';
-    parts.push(`${a}.row_id IN (${subjects}${filter.includeServer ? ` UNION ALL ${server}` : ''})`);
-    params.push(filter.guildId, idList(filter.subjectIds));
-    if (filter.includeServer) params.push(filter.guildId);
+    // The rowid set implies the guild; repeating guild_id outside would lure the planner into a scan.
+    const rows = scopeRows(filter) as SqlPart;
+    parts.push(`${a}.row_id IN (${rows.sql})`);
+    params.push(...rows.params);
   }
   const validity = validitySql(filter.validity, a);
   parts.push(validity.sql);
   params.push(...validity.params);
   return { sql: parts.join(' AND '), params };
+}
+
+/**
+ * WHERE conditions of a keyword search joining `fts` (the keyword index) to facts `a`. Subject and
+ * server scope test the index rowid against the scope's row ids before any fact row is read (the
+ * `+` keeps the planner from probing the index once per row id), so matches outside the scope cost
+ * no table lookup; a whole-guild search checks the fact row.
+ */
+export function ftsFilterSql(filter: FactFilter, fts: string, a = 'f'): SqlPart {
+  const rows = scopeRows(filter);
+  const scope: SqlPart = rows
+    ? { sql: `+${fts}.rowid IN (${rows.sql})`, params: rows.params }
+    : { sql: `${a}.guild_id = ?`, params: [filter.guildId] };
+  const validity = validitySql(filter.validity, a);
+  return { sql: `${scope.sql} AND ${validity.sql}`, params: [...scope.params, ...validity.params] };
 }

@@ -27,6 +27,24 @@ export class InMemoryAliasStore implements AliasStore {
     return this.#select((a) => a.guildId === guildId && a.alias === alias, limit);
   }
 
+  async findMany(
+    guildId: string,
+    aliases: readonly string[],
+    limitPerAlias: number,
+  ): Promise<Map<string, Alias[]>> {
+    await enter(this.#state);
+    const wanted = new Set(aliases);
+    const out = new Map<string, Alias[]>();
+    for (const a of this.#state.aliases.values()) {
+      if (a.guildId !== guildId || !wanted.has(a.alias)) continue;
+      const list = out.get(a.alias);
+      if (list) list.push(a);
+      else out.set(a.alias, [a]);
+    }
+    for (const [alias, list] of out) out.set(alias, list.sort(byWeight).slice(0, limitPerAlias));
+    return out;
+  }
+
   async findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
     await enter(this.#state);
     return this.#select((a) => a.guildId === guildId && a.alias.startsWith(prefix), limit);
