@@ -76,19 +76,30 @@ export function inspectSqlite(path: string): ConsistencyReport {
         (r) => r.item_id,
       ),
     );
-    const hasVec = count(db, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'vec_items'") > 0;
-    const orphanVecRows = hasVec
-      ? count(
-          db,
-          'SELECT count(*) AS n FROM vec_items v WHERE NOT EXISTS (SELECT 1 FROM vector_ids i WHERE i.row_id = v.item_id)',
-        )
-      : 0;
-    const missingVecRows = hasVec
-      ? count(
-          db,
-          'SELECT count(*) AS n FROM vector_ids i WHERE NOT EXISTS (SELECT 1 FROM vec_items v WHERE v.item_id = i.row_id)',
-        )
-      : count(db, 'SELECT count(*) AS n FROM vector_ids');
+    // Vectors live in one vec0 table per kind (fact vectors sharded by subject); vector_ids maps
+    // each item to its row id.
+    const has = (name: string) =>
+      count(db, `SELECT count(*) AS n FROM sqlite_master WHERE name = '${name}'`) > 0;
+    const tables = (['fact', 'message'] as const).map((kind) => ({
+      kind,
+      table: kind === 'fact' ? 'vec_facts' : 'vec_messages',
+    }));
+    let orphanVecRows = 0;
+    let missingVecRows = 0;
+    for (const { kind, table } of tables) {
+      if (!has(table)) {
+        missingVecRows += count(db, `SELECT count(*) AS n FROM vector_ids WHERE kind = '${kind}'`);
+        continue;
+      }
+      orphanVecRows += count(
+        db,
+        `SELECT count(*) AS n FROM ${table} v WHERE NOT EXISTS (SELECT 1 FROM vector_ids i WHERE i.row_id = v.item_id AND i.kind = '${kind}')`,
+      );
+      missingVecRows += count(
+        db,
+        `SELECT count(*) AS n FROM vector_ids i WHERE i.kind = '${kind}' AND NOT EXISTS (SELECT 1 FROM ${table} v WHERE v.item_id = i.row_id)`,
+      );
+    }
     return {
       integrity,
       ftsIntegrity,
