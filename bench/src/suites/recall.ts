@@ -82,7 +82,8 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     }
   }
   if (mongoSkip !== null) notes.push(`Mongo rows not run: ${mongoSkip}.`);
-  else if (sizes.some((n) => n > 10_000)) notes.push('Mongo rows stop at 10k facts: seeding 100k through FerretDB takes too long for a bench run.');
+  else if (sizes.some((n) => n > 10_000))
+    notes.push('Mongo rows stop at 10k facts: seeding 100k through FerretDB takes too long for a bench run.');
   const at = (backend: Backend, size: number) => rows.find((r) => r.backend === backend && r.size === size);
   const s10 = at('sqlite', 10_000);
   const s100 = at('sqlite', 100_000);
