@@ -14,6 +14,7 @@ import {
   resolveStoreFactory,
 } from '@permafrost/core';
 import { createSqliteStore } from '@permafrost/store-sqlite';
+import { MongoClient } from 'mongodb';
 import { type Member, makeFactTexts } from '../community.js';
 import { prng } from '../stats.js';
 
@@ -41,6 +42,23 @@ export function mongoDatabaseUrl(base: string, db: string): string {
   const u = new URL(base);
   u.pathname = `/${db}`;
   return u.toString();
+}
+
+/**
+ * Which server answers on a MONGO_URL: FerretDB says so in buildInfo (it reports a MongoDB
+ * version string too, so the version cannot tell).
+ */
+export async function mongoServerKind(url: string): Promise<'ferretdb' | 'mongodb'> {
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
+  try {
+    const info = (await client.db('admin').command({ buildInfo: 1 })) as {
+      ferretdbVersion?: unknown;
+      ferretdb?: unknown;
+    };
+    return typeof info.ferretdbVersion === 'string' || info.ferretdb !== undefined ? 'ferretdb' : 'mongodb';
+  } finally {
+    await client.close();
+  }
 }
 
 /** Whether a real Mongo store is installed (store-mongo registers `mongodb`). */

@@ -54,11 +54,13 @@ async function seed(): Promise<unknown> {
 async function query(): Promise<unknown> {
   const n = Number(args.get('queries') ?? 300);
   const reps = Number(args.get('reps') ?? 3);
+  const warmups = Number(args.get('warm') ?? 30);
+  const profiledRequests = Number(args.get('profile') ?? 100);
   const rssStart = rssMiB();
   const memory = openMemory();
-  const questions = makeQuestions(n + 30, members);
-  const warm = questions.slice(0, 30);
-  const timedQs = questions.slice(30);
+  const questions = makeQuestions(n + warmups, members);
+  const warm = questions.slice(0, warmups);
+  const timedQs = questions.slice(warmups);
   const pc = (q: Question) =>
     memory.promptContext({
       guildId: GUILD,
@@ -114,7 +116,7 @@ async function query(): Promise<unknown> {
     { storage: storageUrl(backend, location), llm: null, embeddings: 'hashing', workers: { enabled: false } },
     { store: profiled.store },
   );
-  const profQs = timedQs.slice(0, Math.min(100, timedQs.length));
+  const profQs = timedQs.slice(0, Math.min(profiledRequests, timedQs.length));
   for (const q of warm)
     await pm.promptContext({
       guildId: GUILD,
