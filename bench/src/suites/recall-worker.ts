@@ -24,6 +24,9 @@ const mode = args.get('_0');
 const backend = (args.get('backend') ?? 'sqlite') as Backend;
 const location = args.get('location') ?? '';
 const members = makeMembers(MEMBERS);
+// The Mongo store registers its URL scheme when imported. createMemory would otherwise look for it
+// from core and from the working directory (the repository root, where it is not installed).
+if (backend === 'mongo') await import('@permafrost/store-mongo');
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
@@ -76,6 +79,7 @@ async function query(): Promise<unknown> {
       includeServer: true,
     });
   let factsInBlocks = 0;
+  const warningCounts = new Map<string, number>();
   for (const q of warm) {
     await pc(q);
     await rc(q);
@@ -96,6 +100,7 @@ async function query(): Promise<unknown> {
         await timed(async () => {
           const ctx = await pc(q);
           factsInBlocks += ctx.facts.length;
+          for (const w of ctx.warnings) warningCounts.set(w, (warningCounts.get(w) ?? 0) + 1);
         }),
       );
       b.push(await timed(() => rc(q)));
@@ -156,6 +161,7 @@ async function query(): Promise<unknown> {
       perRepP95: rcP95,
     },
     meanFactsPerPromptContext: factsInBlocks / (reps * timedQs.length),
+    warnings: Object.fromEntries(warningCounts),
     rssStartMiB: rssStart,
     rssAfterMiB: Math.max(...rssSamples),
     rssSplitMiB: rssSplit,

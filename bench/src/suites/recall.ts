@@ -24,6 +24,7 @@ interface QueryResult {
   };
   recall: { samples: number[]; summary: LatencySummary; p50: number; p95: number; perRepP95: number[] };
   meanFactsPerPromptContext: number;
+  warnings: Record<string, number>;
   rssStartMiB: number;
   rssAfterMiB: number;
   rssSplitMiB: { anon: number; file: number; shmem: number } | null;
@@ -94,7 +95,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       // A block with no facts means the path failed quietly (promptContext never throws): not a timing.
       if (!(query.meanFactsPerPromptContext > 0))
         throw new Error(
-          `recall ${backend} ${size}: promptContext returned no facts; the timings would be of a failure path`,
+          `recall ${backend} ${size}: promptContext returned no facts (warnings ${JSON.stringify(query.warnings)}); the timings would be of a failure path`,
         );
       rows.push({
         backend,
