@@ -97,7 +97,7 @@ describe('discord emulator: application commands and interactions', () => {
         guild: i.guildId,
         commandId: i.commandId,
       });
-      await i.reply({ content: 'Ally likes tea', ephemeral: true });
+      await i.reply({ content: 'Ally likes tea', flags: MessageFlags.Ephemeral });
     });
     const itx = emu.invokeCommand({
       channelId: ids.general,
