@@ -141,6 +141,14 @@ export class Memory {
       return Promise.reject(new MemoryError(ErrorCode.CLOSED, 'this memory instance was closed'));
     this.#starting ??= this.#boot().catch((error: unknown) => {
       this.#starting = null;
+      // Read paths never throw (they answer with a store_unavailable warning), so this event is
+      // where an operator sees why: a missing store package, a bad URL, a schema or embedder mismatch.
+      this.#overrides.logger?.({
+        level: 'error',
+        event: 'memory.start_failed',
+        data: { code: error instanceof MemoryError ? error.code : ErrorCode.STORE_UNAVAILABLE },
+        error,
+      });
       throw error;
     });
     return this.#starting;
