@@ -1,5 +1,6 @@
 import type { Fact } from '@permafrost/core';
 import { normalizeText } from '@permafrost/core';
+import { TOPICS as ALL_TOPICS } from './community.js';
 import { prng } from './stats.js';
 
 const SUBJECTS = [
@@ -14,38 +15,8 @@ const SUBJECTS = [
   'reads',
   'visits',
 ];
-const TOPICS = [
-  'chess openings',
-  'sourdough bread',
-  'jazz records',
-  'mountain biking',
-  'rust compilers',
-  'board games',
-  'vintage synthesizers',
-  'horror movies',
-  'indoor climbing',
-  'korean dramas',
-  'street photography',
-  'fantasy novels',
-  'espresso machines',
-  'mechanical keyboards',
-  'trail running',
-  'pixel art',
-  'tabletop rpgs',
-  'birdwatching',
-  'origami',
-  'speedrunning',
-  'houseplants',
-  'sci-fi anime',
-  'vinyl collecting',
-  'woodworking',
-  'salsa dancing',
-  'retro consoles',
-  'craft beer',
-  'marathon training',
-  'watercolor painting',
-  'astronomy',
-];
+// The storage corpus draws from the first 30 topics of the community generator.
+const TOPICS = ALL_TOPICS.slice(0, 30);
 const PLACES = [
   'berlin',
   'osaka',
