@@ -1,11 +1,11 @@
-import type { RecordedOpenAiRequest, ScriptedReply } from '@permafrost/core/testing';
+import {
+  type PromptLine,
+  type RecordedOpenAiRequest,
+  readExtractionPrompt,
+  type ScriptedReply,
+} from '@permafrost/core/testing';
 
-interface Line {
-  readonly index: number;
-  readonly name: string;
-  readonly token: string;
-  readonly content: string;
-}
+type Line = PromptLine;
 
 interface Op {
   subjectToken: string;
@@ -158,17 +158,6 @@ const RULES: readonly [RegExp, Rule][] = [
   [/hiking/i, (l) => [op(l, `${l.name} enjoys hiking in the Cascades`, 'interests')]],
 ];
 
-function parse(text: string): { lines: Line[]; roster: Map<string, string> } {
-  const roster = new Map<string, string>();
-  for (const m of text.matchAll(/^(p\d+) = ([^\n(]+?)(?: \(author of this batch\))?$/gm))
-    roster.set((m[2] as string).trim(), m[1] as string);
-  const lines: Line[] = [];
-  for (const m of text.matchAll(/^\[msg:(\d+)\] (.+?) \((p\d+)\)(?: replying to \[msg:\d+\])?: (.*)$/gm)) {
-    lines.push({ index: Number(m[1]), name: m[2] as string, token: m[3] as string, content: m[4] as string });
-  }
-  return { lines, roster };
-}
-
 export interface OracleState {
   /** When true, the "sourdough" batches fail (persistent failure → dead letter). */
   breakSourdough: boolean;
@@ -194,7 +183,7 @@ export function createOracle(state: OracleState): (request: RecordedOpenAiReques
       return { content: 'A member of the community; see the facts for details.' };
     if (request.purpose === 'classify_command')
       return { json: { action: 'none', targetText: '', confidence: 0.5 } };
-    const { lines, roster } = parse(text);
+    const { lines, roster } = readExtractionPrompt(text);
     state.calls.push(text);
     const repairing = text.includes('could not be used');
     if (lines.some((l) => /knitting/i.test(l.content)) && !repairing)

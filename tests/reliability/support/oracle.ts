@@ -1,21 +1,11 @@
-import type { RecordedOpenAiRequest, ScriptedReply } from '@permafrost/core/testing';
+import {
+  type ReadPrompt as ParsedPrompt,
+  type RecordedOpenAiRequest,
+  readExtractionPrompt,
+  type ScriptedReply,
+} from '@permafrost/core/testing';
 
-/** One `[msg:N] Name (pX): content` line of an extraction prompt. */
-export interface PromptLine {
-  readonly index: number;
-  readonly name: string;
-  readonly token: string;
-  readonly content: string;
-}
-
-export interface ParsedPrompt {
-  readonly scope: 'member' | 'community';
-  readonly lines: readonly PromptLine[];
-  /** Display name → roster token (`pX = Name`). */
-  readonly roster: ReadonlyMap<string, string>;
-  /** Token of the batch author (member scope). */
-  readonly author: string | null;
-}
+export type { ParsedPrompt };
 
 export interface Operation {
   subjectToken: string;
@@ -34,22 +24,8 @@ export interface Operation {
   }[];
 }
 
-/** Reads an extraction prompt the way a model would: roster lines and numbered messages. */
-export function parsePrompt(text: string): ParsedPrompt {
-  const roster = new Map<string, string>();
-  let author: string | null = null;
-  for (const m of text.matchAll(/^(p\d+) = (.+?)( \(author of this batch\))?$/gm)) {
-    roster.set((m[2] as string).trim(), m[1] as string);
-    if (m[3]) author = m[1] as string;
-  }
-  const lines: PromptLine[] = [];
-  for (const m of text.matchAll(
-    /^\[msg:(\d+)\] (.+?) \((p\d+|unknown)\)(?: replying to \[msg:\d+\])?: (.*)$/gm,
-  ))
-    lines.push({ index: Number(m[1]), name: m[2] as string, token: m[3] as string, content: m[4] as string });
-  const scope = /Record only facts about the community as a whole/.test(text) ? 'community' : 'member';
-  return { scope, lines, roster, author };
-}
+/** Reads an extraction prompt the way a model would (shared with the e2e simulation's oracle). */
+export const parsePrompt = readExtractionPrompt;
 
 export function operation(
   subjectToken: string,

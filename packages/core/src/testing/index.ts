@@ -1,3 +1,8 @@
+export {
+  type PromptLine,
+  type ReadPrompt,
+  readExtractionPrompt,
+} from './extraction-prompt-reader.js';
 export { createFakeEmbedder, type FakeEmbedder, type FakeEmbedderOptions } from './fake-embedder.js';
 export { FixedClock, sequentialIds } from './fixed-clock.js';
 export {
