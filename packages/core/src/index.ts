@@ -18,8 +18,10 @@ export * from './extraction/index.js';
 export {
   effectiveRelationWeight,
   MAX_EVIDENCE,
+  newRelation,
   normalizeVerb,
   polarityOf,
+  reinforceRelation,
   relationBaseWeight,
 } from './graph/weights.js';
 export * from './heuristic/index.js';

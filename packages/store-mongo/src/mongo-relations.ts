@@ -1,10 +1,10 @@
 import {
-  MAX_EVIDENCE,
   type NodeRef,
+  newRelation,
   type Polarity,
   type Relation,
   type RelationUpsert,
-  relationBaseWeight,
+  reinforceRelation,
 } from '@permafrost/core';
 import type { Document } from 'mongodb';
 import { DELETE } from './doc-guard.js';
@@ -60,35 +60,18 @@ export class MongoRelations {
       this.#ctx.c.relations,
       activeRelationKey(identity),
       (current) => {
-        if (current) {
-          const occurrences = current.occurrences + 1;
-          const merged = Math.max(current.confidence, confidence);
-          return {
-            ...current,
-            occurrences,
-            confidence: merged,
-            evidenceFactIds: [
-              ...current.evidenceFactIds.filter((id) => id !== evidenceFactId),
-              evidenceFactId,
-            ].slice(-MAX_EVIDENCE),
-            weight: relationBaseWeight(occurrences, merged),
-            updatedAt: at,
-          };
-        }
-        return {
-          _id: '',
-          ep: '',
-          rid,
-          ...identity,
-          polarity: requireString(input.polarity, 'polarity'),
-          weight: relationBaseWeight(1, confidence),
-          occurrences: 1,
+        if (current) return { ...current, ...reinforceRelation(current, { confidence, evidenceFactId, at }) };
+        const created = newRelation({
+          guildId: identity.guildId,
+          src: { type: identity.srcType, id: identity.srcId },
+          dst: { type: identity.dstType, id: identity.dstId },
+          verb: identity.verb,
+          polarity: requireString(input.polarity, 'polarity') as Polarity,
           confidence,
-          evidenceFactIds: [evidenceFactId],
-          validFrom: at,
-          validUntil: null,
-          updatedAt: at,
-        };
+          evidenceFactId,
+          at,
+        });
+        return { _id: '', ep: '', rid, ...created, evidenceFactIds: [...created.evidenceFactIds] };
       },
     );
     return fromRelationDoc(outcome.after as RelationDoc);

@@ -4,12 +4,12 @@ import {
   type GraphStore,
   type Link,
   type LinksForNodesOptions,
-  MAX_EVIDENCE,
   type NodeRef,
+  newRelation,
   type Polarity,
   type Relation,
   type RelationUpsert,
-  relationBaseWeight,
+  reinforceRelation,
 } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
@@ -84,46 +84,33 @@ export class SqliteGraphStore implements GraphStore {
   upsertRelation(input: RelationUpsert): Promise<Relation> {
     return this.#c.write(() => {
       const existing = this.#relations.active(input.guildId, input.src, input.dst, input.verb);
-      const at = input.at.getTime();
       if (existing) {
-        const occurrences = existing.occurrences + 1;
-        const confidence = Math.max(existing.confidence, input.confidence);
-        const evidence = [
-          ...(JSON.parse(existing.evidence) as string[]).filter((id) => id !== input.evidenceFactId),
-          input.evidenceFactId,
-        ].slice(-MAX_EVIDENCE);
-        const weight = relationBaseWeight(occurrences, confidence);
+        const next = reinforceRelation(
+          {
+            occurrences: existing.occurrences,
+            confidence: existing.confidence,
+            evidenceFactIds: JSON.parse(existing.evidence) as string[],
+          },
+          input,
+        );
+        const evidence = JSON.stringify(next.evidenceFactIds);
+        const at = next.updatedAt.getTime();
         this.#c
           .stmt(
             `UPDATE relations SET occurrences = ?, confidence = ?, evidence = ?, weight = ?, updated_at = ?
                WHERE row_id = ?`,
           )
-          .run(occurrences, confidence, JSON.stringify(evidence), weight, at, existing.row_id);
+          .run(next.occurrences, next.confidence, evidence, next.weight, at, existing.row_id);
         return relationFromRow({
           ...existing,
-          occurrences,
-          confidence,
-          evidence: JSON.stringify(evidence),
-          weight,
+          occurrences: next.occurrences,
+          confidence: next.confidence,
+          evidence,
+          weight: next.weight,
           updated_at: at,
         });
       }
-      const created: Relation = {
-        guildId: input.guildId,
-        srcType: input.src.type,
-        srcId: input.src.id,
-        dstType: input.dst.type,
-        dstId: input.dst.id,
-        verb: input.verb,
-        polarity: input.polarity,
-        weight: relationBaseWeight(1, input.confidence),
-        occurrences: 1,
-        confidence: input.confidence,
-        evidenceFactIds: [input.evidenceFactId],
-        validFrom: input.at,
-        validUntil: null,
-        updatedAt: input.at,
-      };
+      const created = newRelation(input);
       this.#relations.insert(created);
       return created;
     });

@@ -1,4 +1,6 @@
 import { Polarity, RelationVerb } from '../model/enums.js';
+import type { Relation } from '../model/graph.js';
+import type { RelationUpsert } from '../ports/graph-store.js';
 
 /** Stored weight of a relation: ln(1 + occurrences) × confidence. */
 export function relationBaseWeight(occurrences: number, confidence: number): number {
@@ -18,6 +20,45 @@ export function effectiveRelationWeight(
 
 /** Relations keep at most this many evidence fact ids (the most recent). */
 export const MAX_EVIDENCE = 8;
+
+/** The relation an upsert creates when no active one matches (every store writes this shape). */
+export function newRelation(input: RelationUpsert): Relation {
+  return {
+    guildId: input.guildId,
+    srcType: input.src.type,
+    srcId: input.src.id,
+    dstType: input.dst.type,
+    dstId: input.dst.id,
+    verb: input.verb,
+    polarity: input.polarity,
+    weight: relationBaseWeight(1, input.confidence),
+    occurrences: 1,
+    confidence: input.confidence,
+    evidenceFactIds: [input.evidenceFactId],
+    validFrom: input.at,
+    validUntil: null,
+    updatedAt: input.at,
+  };
+}
+
+/** What an upsert changes on a matching active relation: one more occurrence, the higher confidence, the evidence appended (deduplicated, last MAX_EVIDENCE kept) and the weight recomputed. */
+export function reinforceRelation(
+  current: Pick<Relation, 'occurrences' | 'confidence' | 'evidenceFactIds'>,
+  input: Pick<RelationUpsert, 'confidence' | 'evidenceFactId' | 'at'>,
+): Pick<Relation, 'occurrences' | 'confidence' | 'weight' | 'updatedAt'> & { evidenceFactIds: string[] } {
+  const occurrences = current.occurrences + 1;
+  const confidence = Math.max(current.confidence, input.confidence);
+  return {
+    occurrences,
+    confidence,
+    evidenceFactIds: [
+      ...current.evidenceFactIds.filter((id) => id !== input.evidenceFactId),
+      input.evidenceFactId,
+    ].slice(-MAX_EVIDENCE),
+    weight: relationBaseWeight(occurrences, confidence),
+    updatedAt: input.at,
+  };
+}
 
 const POSITIVE = new Set<string>([
   RelationVerb.LIKES,

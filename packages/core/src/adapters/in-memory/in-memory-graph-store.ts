@@ -1,4 +1,4 @@
-import { MAX_EVIDENCE, relationBaseWeight } from '../../graph/weights.js';
+import { newRelation, reinforceRelation } from '../../graph/weights.js';
 import type { Polarity } from '../../model/enums.js';
 import type { Entity, Link, NodeRef, Relation } from '../../model/graph.js';
 import type {
@@ -62,40 +62,11 @@ export class InMemoryGraphStore implements GraphStore {
     await enter(this.#state);
     const existing = this.#activeRelation(input);
     if (existing) {
-      const occurrences = existing.occurrences + 1;
-      const confidence = Math.max(existing.confidence, input.confidence);
-      const evidence = [
-        ...existing.evidenceFactIds.filter((id) => id !== input.evidenceFactId),
-        input.evidenceFactId,
-      ].slice(-MAX_EVIDENCE);
-      const next: StoredRelation = {
-        ...existing,
-        occurrences,
-        confidence,
-        evidenceFactIds: evidence,
-        weight: relationBaseWeight(occurrences, confidence),
-        updatedAt: input.at,
-      };
+      const next: StoredRelation = { ...existing, ...reinforceRelation(existing, input) };
       this.#state.relations.set(existing.rowId, next);
       return strip(next);
     }
-    const created: StoredRelation = {
-      rowId: this.#state.nextRelationRow++,
-      guildId: input.guildId,
-      srcType: input.src.type,
-      srcId: input.src.id,
-      dstType: input.dst.type,
-      dstId: input.dst.id,
-      verb: input.verb,
-      polarity: input.polarity,
-      weight: relationBaseWeight(1, input.confidence),
-      occurrences: 1,
-      confidence: input.confidence,
-      evidenceFactIds: [input.evidenceFactId],
-      validFrom: input.at,
-      validUntil: null,
-      updatedAt: input.at,
-    };
+    const created: StoredRelation = { rowId: this.#state.nextRelationRow++, ...newRelation(input) };
     this.#state.relations.set(created.rowId, created);
     return strip(created);
   }
