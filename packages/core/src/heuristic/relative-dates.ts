@@ -2,39 +2,7 @@
  * Relative dates against the batch date: "tomorrow", "friday", "next friday". Event texts keep
  * the relative word (the pipeline derives TTL tiers from it) and gain the resolved ISO date.
  */
-
-const DAY_MS = 86_400_000;
-export const WEEKDAYS = [
-  'sunday',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-] as const;
-export const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-] as const;
-
-const MONTH_ABBR: Readonly<Record<string, number>> = Object.fromEntries(
-  MONTHS.flatMap((m, i) => [
-    [m, i],
-    [m.slice(0, 3), i],
-    ...(m === 'september' ? [['sept', i] as const] : []),
-  ]),
-);
+import { DAY_MS, MONTHS, monthIndex, WEEKDAYS } from '../text/calendar.js';
 
 /** The batch date as a UTC midnight, or null when it is not `YYYY-MM-DD…`. */
 export function parseBatchDate(batchDate: string): Date | null {
@@ -118,14 +86,14 @@ export function birthdayPhrase(raw: string, batchDate: string): string | null {
         ? [dayFirst[2], dayFirst[1]]
         : [null, null];
   if (monthWord != null && day != null) {
-    const month = MONTH_ABBR[monthWord];
+    const month = monthIndex(monthWord);
     const d = Number(day);
-    if (month !== undefined && d >= 1 && d <= 31) return `on ${cap(MONTHS[month] ?? '')} ${d}`;
+    if (month >= 0 && d >= 1 && d <= 31) return `on ${cap(MONTHS[month] ?? '')} ${d}`;
   }
   const inMonth = /^(?:in )?([a-z]+)$/.exec(lower);
   if (inMonth !== null) {
-    const month = MONTH_ABBR[inMonth[1] ?? ''];
-    if (month !== undefined) return `in ${cap(MONTHS[month] ?? '')}`;
+    const month = monthIndex(inMonth[1] ?? '');
+    if (month >= 0) return `in ${cap(MONTHS[month] ?? '')}`;
   }
   const numeric = /^(\d{1,2})[/.-](\d{1,2})$/.exec(lower);
   if (numeric !== null) return `on ${numeric[1]}/${numeric[2]}`;

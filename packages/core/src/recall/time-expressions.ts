@@ -1,33 +1,14 @@
+import { DAY_MS, MONTH_ABBREVIATIONS, MONTHS, monthIndex } from '../text/calendar.js';
+
 /** A half-open UTC interval [start, end) a query refers to. */
 export interface TimeWindow {
   readonly start: Date;
   readonly end: Date;
 }
 
-const DAY_MS = 86_400_000;
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-const MONTH_ABBR = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH = `(${MONTHS.join('|')}|${MONTH_ABBR.join('|')}|sept)\\.?`;
+const MONTH = `(${MONTHS.join('|')}|${MONTH_ABBREVIATIONS.join('|')}|sept)\\.?`;
 const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
 const YEAR = '((?:19|20)\\d{2})';
-
-function monthIndex(name: string): number {
-  const n = name.toLowerCase().replace('.', '');
-  return n === 'sept' ? 8 : n.length <= 3 ? MONTH_ABBR.indexOf(n) : MONTHS.indexOf(n);
-}
 
 const utc = (y: number, m: number, d = 1) => new Date(Date.UTC(y, m, d));
 const dayWindow = (y: number, m: number, d: number): TimeWindow => ({
