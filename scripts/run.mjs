@@ -9,10 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { nodeTool, npmCommand, PNPM_VERSION, pnpmPath, REPO_ROOT as root } from './tools.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PNPM_VERSION = '12.4.2';
 const [task = 'setup', ...rest] = process.argv.slice(2);
 
 function run(cmd, args, options = {}) {
@@ -26,24 +24,37 @@ function capture(cmd, args) {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
-/** pnpm 12.4.2 on PATH, else a private copy under .tools/ (installed once with npm). */
+/**
+ * pnpm 12.4.2 as a private copy under .tools/ (installed once with the npm that ships with this
+ * Node). A global pnpm is never used: nothing here depends on what happens to be on PATH.
+ */
 function pnpm() {
-  if (capture('pnpm', ['--version']) === PNPM_VERSION) return 'pnpm';
-  const local = join(root, '.tools', 'node_modules', '.bin', 'pnpm');
-  if (!existsSync(local) || capture(local, ['--version']) !== PNPM_VERSION) {
-    console.log(`[run] installing pnpm@${PNPM_VERSION} into .tools/`);
-    const status = run('npm', [
-      'install',
-      '--no-save',
-      '--no-audit',
-      '--no-fund',
-      '--prefix',
-      join(root, '.tools'),
-      `pnpm@${PNPM_VERSION}`,
-    ]);
-    if (status !== 0) process.exit(status);
+  const current = pnpmPath();
+  if (current && capture(current, ['--version']) === PNPM_VERSION) return current;
+  console.log(`[run] installing pnpm@${PNPM_VERSION} into .tools/`);
+  const [npm, npmArgs] = npmCommand([
+    'install',
+    '--no-save',
+    '--no-audit',
+    '--no-fund',
+    '--prefix',
+    join(root, '.tools'),
+    `pnpm@${PNPM_VERSION}`,
+  ]);
+  const status = run(npm, npmArgs);
+  if (status !== 0) process.exit(status);
+  const installed = pnpmPath();
+  if (!installed || capture(installed, ['--version']) !== PNPM_VERSION) {
+    console.error(`[run] pnpm@${PNPM_VERSION} did not install into .tools/`);
+    process.exit(1);
   }
-  return local;
+  return installed;
+}
+
+/** Runs a JavaScript tool from the workspace's node_modules under this Node. */
+function tool(pkg, bin, args) {
+  const [cmd, toolArgs] = nodeTool(pkg, bin, args);
+  return run(cmd, toolArgs);
 }
 
 /** better-sqlite3 compiles from source here; node-gyp must find Node's headers offline. */
@@ -103,7 +114,7 @@ process.env.JOBS ??= '2';
 const pm = pnpm();
 const frozen = run(pm, ['install', '--frozen-lockfile']);
 if (frozen !== 0) process.exit(frozen);
-const built = run(pm, ['exec', 'tsc', '-b']);
+const built = tool('typescript', 'tsc', ['-b']);
 if (built !== 0) process.exit(built);
 
 switch (task) {
@@ -111,11 +122,11 @@ switch (task) {
     break;
   case 'test': {
     // Types of tests and examples, and lint, are part of the suite.
-    for (const [name, args] of [
-      ['typecheck (tests)', ['exec', 'tsc', '-p', 'tsconfig.test.json']],
-      ['lint', ['exec', 'biome', 'check', '.']],
+    for (const [name, pkg, bin, args] of [
+      ['typecheck (tests)', 'typescript', 'tsc', ['-p', 'tsconfig.test.json']],
+      ['lint', '@biomejs/biome', 'biome', ['check', '.']],
     ]) {
-      if (run(pm, args) !== 0) {
+      if (tool(pkg, bin, args) !== 0) {
         console.error(`[run] ${name} failed`);
         console.log('0 passed, 1 failed');
         process.exit(1);
@@ -124,9 +135,7 @@ switch (task) {
     const stopServices = startTestServices();
     const results = join(root, '.vitest-results.json');
     rmSync(results, { force: true });
-    const status = run(pm, [
-      'exec',
-      'vitest',
+    const status = tool('vitest', 'vitest', [
       'run',
       '--reporter=default',
       '--reporter=json',
@@ -146,10 +155,10 @@ switch (task) {
     break;
   }
   case 'demo':
-    process.exit(run('node', [join(root, 'packages/cli/dist/bin.js'), 'demo', ...rest]));
+    process.exit(run(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...rest]));
     break;
   case 'bench':
-    process.exit(run('node', [join(root, 'bench/dist/run.js'), ...rest]));
+    process.exit(run(process.execPath, [join(root, 'bench/dist/run.js'), ...rest]));
     break;
   default:
     console.error(`unknown task "${task}" (use test, demo, bench or setup)`);

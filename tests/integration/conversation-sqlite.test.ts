@@ -1,7 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../scripts/tools.mjs';
 import { ALICE, BOB, CH, G1, say, sqliteMemory, tempDir } from './helpers.js';
 
 const run = promisify(execFile);
@@ -9,10 +10,7 @@ const root = join(import.meta.dirname, '..', '..');
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
 beforeAll(() => {
-  execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/core', 'packages/store-sqlite'], {
-    cwd: root,
-    stdio: 'ignore',
-  });
+  buildProjects(['packages/core', 'packages/store-sqlite']);
 }, 120_000);
 let k = 0;
 const file = () => join(dir, `conv-${++k}.db`);

@@ -1,10 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemory } from '@permafrost/core';
 import '@permafrost/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../scripts/tools.mjs';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
@@ -25,7 +26,7 @@ function cli(...args: string[]) {
 }
 
 beforeAll(async () => {
-  execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/cli'], { cwd: root, stdio: 'ignore' });
+  buildProjects(['packages/cli']);
   dir = mkdtempSync(join(tmpdir(), 'permafrost-cli-'));
   db = join(dir, 'memory.db');
   const memory = createMemory({ storage: `sqlite://${db}`, workers: { enabled: false }, llm: null });

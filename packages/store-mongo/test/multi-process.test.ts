@@ -1,10 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMongoStore } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../scripts/tools.mjs';
 import { mongoSelected, requireMongoUrl } from './backend-selection.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,8 +33,7 @@ function buildIfStale(): void {
     built = 0;
   }
   const sources = Math.max(newest(join(pkg, 'src')), newest(join(root, 'packages/core/src')));
-  if (sources > built)
-    execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/store-mongo'], { cwd: root, stdio: 'pipe' });
+  if (sources > built) buildProjects(['packages/store-mongo']);
 }
 
 interface ChildResult {

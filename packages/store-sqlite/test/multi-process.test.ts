@@ -1,12 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSqliteStore } from '@permafrost/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../scripts/tools.mjs';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const WORKER = fileURLToPath(new URL('./fixtures/queue-worker.mjs', import.meta.url));
 
 interface WorkerReport {
@@ -42,7 +42,7 @@ describe('two OS processes on one SQLite file', () => {
   let dir: string;
   beforeAll(() => {
     // The workers import the built package, so make sure dist/ is current.
-    execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/store-sqlite'], { cwd: ROOT, stdio: 'pipe' });
+    buildProjects(['packages/store-sqlite']);
     dir = mkdtempSync(join(tmpdir(), 'permafrost-mp-'));
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,9 @@
+import type { StdioOptions } from 'node:child_process';
+
+export const REPO_ROOT: string;
+export const PNPM_VERSION: string;
+export function binEntry(pkg: string, bin?: string): string;
+export function nodeTool(pkg: string, bin: string, args: readonly string[]): [string, string[]];
+export function pnpmPath(): string | null;
+export function npmCommand(args: readonly string[]): [string, string[]];
+export function buildProjects(projects: readonly string[], options?: { stdio?: StdioOptions }): void;
