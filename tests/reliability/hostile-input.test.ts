@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOracle, extractionRequests, operation } from './support/oracle.js';
 import { CONSISTENT, inspectSqlite } from './support/sqlite-inspect.js';
 import { closeStores, runsFor, type StoreInstance, selectedStores } from './support/stores.js';
-import { chat, GUILD_A, GUILD_B, marker, member, members } from './support/world.js';
+import { chat, GUILD_A, GUILD_B, marker, markerStem, member, members } from './support/world.js';
 
 afterAll(closeStores);
 /**
@@ -92,7 +92,7 @@ const SYNTAX = [
   'ß',
   'stamps',
   'collects',
-  'zqgb',
+  markerStem('gb'),
 ] as const;
 const hostileText = fc
   .tuple(
@@ -156,18 +156,18 @@ describe.each(selectedStores())('query and id injection on the $name store', (st
           entityHint: q.slice(0, 200) || null,
         });
         expect(ctx.warnings).not.toContain('store_unavailable');
-        expect(ctx.injectionBlock.toLowerCase()).not.toContain('zqgb');
+        expect(ctx.injectionBlock.toLowerCase()).not.toContain(markerStem('gb'));
         const tooLong = q.length > 512;
         const empty = q.length === 0;
         const search = await memory.facts
           .search({ guildId: GUILD_A, text: q || 'x', limit: 50 })
           .catch((e: unknown) => e);
         expect(search).not.toBeInstanceOf(Error);
-        expect(JSON.stringify(search).toLowerCase()).not.toContain('zqgb');
+        expect(JSON.stringify(search).toLowerCase()).not.toContain(markerStem('gb'));
         const messages = await memory.conversation.search({ guildId: GUILD_A, text: q || 'x', limit: 50 });
         expect(messages.warnings).not.toContain('store_unavailable');
         for (const m of messages.messages) expect(m.message.guildId).toBe(GUILD_A);
-        expect(JSON.stringify(messages).toLowerCase()).not.toContain('zqgb');
+        expect(JSON.stringify(messages).toLowerCase()).not.toContain(markerStem('gb'));
         const resolved = await rejectionCode(() =>
           memory.identity.resolve({ guildId: GUILD_A, identifier: q }),
         );

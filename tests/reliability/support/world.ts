@@ -70,8 +70,17 @@ export function chat(id: string, author: Member, content: string, o: ChatOptions
 }
 
 /**
+ * The frame of every marker. It holds `u`, a letter Crockford base32 (the ULID alphabet of every
+ * Permafrost id) never uses, so no random id can ever contain a marker stem.
+ */
+export const MARKER_FRAME = 'zu';
+
+/** The start of every marker of a tag (`zu` + tag): what leak detectors search for. */
+export const markerStem = (tag: string) => `${MARKER_FRAME}${tag}`;
+
+/**
  * A lower-case marker word that exists nowhere else: letters only (so it is one keyword term and
- * never looks like an id or a roster token), `zq` + the tag + six scrambled letters + `zq`. The
+ * never looks like an id or a roster token), `zu` + the tag + six scrambled letters + `zu`. The
  * scrambling keeps markers of one tag far apart for embedders (no shared n-grams but the frame).
  */
 export function marker(tag: string, n: number): string {
@@ -83,7 +92,7 @@ export function marker(tag: string, n: number): string {
     s += letters[h % 26];
     h = Math.imul(h ^ (h >>> 13), 2654435761) >>> 0;
   }
-  return `zq${tag}${s}zq`;
+  return `${MARKER_FRAME}${tag}${s}${MARKER_FRAME}`;
 }
 
 /** The self-statement the oracle turns into `<Name> collects <marker> stamps`. */
