@@ -115,6 +115,7 @@ describe('the file locked by another process past the busy timeout', () => {
         messageId: message.messageId,
         status: 'rejected',
         reason: 'storage_unavailable',
+        detail: expect.stringMatching(/^STORE_BUSY: /),
       });
       expect(
         await codeOf(
@@ -159,6 +160,7 @@ describe('the file locked by another process past the busy timeout', () => {
         messageId: message.messageId,
         status: 'rejected',
         reason: 'storage_unavailable',
+        detail: expect.stringMatching(/^STORE_BUSY: /),
       });
       expect(
         await codeOf(
@@ -178,7 +180,7 @@ describe('the file locked by another process past the busy timeout', () => {
       expect(health.components).toContainEqual({
         component: 'storage',
         status: 'down',
-        detail: 'STORE_BUSY',
+        detail: expect.stringMatching(/^STORE_BUSY: cannot open the SQLite database .*SQLITE_BUSY/),
       });
     } finally {
       locker.kill();

@@ -10,9 +10,7 @@ function help(out: ReturnType<typeof createOutput>): void {
   out.line('permafrost — long-term memory for chat bots\n');
   out.line('Usage: permafrost <command> [options]\n');
   for (const c of COMMANDS) out.line(`  ${c.name.padEnd(12)} ${c.summary}`);
-  out.line(
-    '\nCommon options: --db <url|path> (default sqlite:///permafrost.db), --llm <url|heuristic|none>,',
-  );
+  out.line('\nCommon options: --db <url|path> (default ./permafrost.db), --llm <url|heuristic|none>,');
   out.line('  --embeddings <hashing|local[:folder]|openai://…>, --config <file.json>, --json, --verbose');
   out.line('Run `permafrost <command> --help` for a command’s options. Exit codes: docs/cli.md.');
 }

@@ -24,9 +24,9 @@ export interface CommandContext {
   readonly interrupted: Promise<string>;
 }
 
-/** `--db` accepts a URL or a plain file path (→ sqlite). */
+/** `--db` accepts a URL or a plain file path (→ sqlite); the default is `./permafrost.db`. */
 export function storageUrl(db: string | undefined, cwd: string): string {
-  const value = db ?? 'sqlite:///permafrost.db';
+  const value = db ?? 'permafrost.db';
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value === 'memory') return value;
   const path = isAbsolute(value) ? value : resolve(cwd, value);
   return `sqlite://${path}`;

@@ -165,7 +165,7 @@ describe('permafrost CLI (real process, real SQLite file)', () => {
     }[];
     expect(doctor.find((r) => r.check === 'storage')).toMatchObject({
       status: 'FAIL',
-      detail: 'DIMENSION_MISMATCH',
+      detail: expect.stringMatching(/^DIMENSION_MISMATCH: .*run `permafrost reindex`/),
     });
     expect(cli('stats', '--db', mismatched, '--guild', GUILD).err).toContain('permafrost reindex');
     expect(cli('reindex', '--db', mismatched).out).toContain('re-embedded 1 fact(s)');

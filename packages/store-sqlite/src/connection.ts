@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { closedError, toStoreError } from './errors.js';
 import { migrateDatabase } from './migrations/index.js';
+import { ensureParentFolder, isInMemoryPath, openError } from './open-file.js';
 import { acquireGate, type TxScope } from './shared-gate.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
@@ -46,8 +47,6 @@ const CHECKPOINT_EVERY_COMMITS = 256;
 /** WAL size past which the writer copies the last few frames itself so the WAL can restart. */
 const LARGE_WAL_BYTES = 64 * 1024 * 1024;
 
-const inMemoryPath = (path: string) => path === '' || path === ':memory:' || path.startsWith('file::memory:');
-
 /**
  * The one better-sqlite3 connection of a store object: opened (and migrated) lazily, statements
  * cached, every port call serialised against open `transaction()` scopes (of every store object on
@@ -81,7 +80,14 @@ export class SqliteConnection {
   #ready(): Db {
     if (this.#closed) throw closedError();
     if (this.#db) return this.#db;
-    const db = new Database(this.#options.path, { timeout: this.#options.busyTimeoutMs });
+    const path = this.#options.path;
+    ensureParentFolder(path);
+    let db: Db;
+    try {
+      db = new Database(path, { timeout: this.#options.busyTimeoutMs });
+    } catch (error) {
+      throw openError(path, error);
+    }
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -108,7 +114,7 @@ export class SqliteConnection {
       }
     } catch (error) {
       db.close();
-      throw error;
+      throw openError(path, error);
     }
     this.#tx = db.transaction((fn: () => unknown) => fn());
     this.#db = db;
@@ -212,7 +218,7 @@ export class SqliteConnection {
   /** Hands checkpoints to a worker thread; on any failure the writer keeps doing them itself. */
   #startCheckpointer(db: Db): void {
     this.#checkpointerTried = true;
-    if (inMemoryPath(this.#options.path) || db.readonly) return;
+    if (isInMemoryPath(this.#options.path) || db.readonly) return;
     try {
       this.#checkpointer = new WalCheckpointer(this.#options.path);
     } catch (error) {

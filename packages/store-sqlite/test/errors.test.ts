@@ -92,7 +92,8 @@ describe('driver errors become MemoryErrors with fixed messages', () => {
   });
 
   it('gives STORE_UNAVAILABLE when the file cannot be opened', async () => {
-    const store = createSqliteStore({ path: join(dir, 'missing-dir', 'x.db') });
+    writeFileSync(join(dir, 'a-file'), 'not a folder');
+    const store = createSqliteStore({ path: join(dir, 'a-file', 'x.db') });
     expect((await codeOf(store.ping())).code).toBe('STORE_UNAVAILABLE');
     await store.close();
   });

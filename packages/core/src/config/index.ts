@@ -6,4 +6,4 @@ export type {
   MemoryConfig,
   MemoryConfigInput,
 } from './schema.js';
-export { type StorageSpec, sqlitePath } from './url-specs.js';
+export { DEFAULT_STORAGE, type StorageSpec, sqlitePath } from './url-specs.js';

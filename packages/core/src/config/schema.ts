@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { parseOpenAiUrl, parseStorageUrl, REASONING_EFFORTS, type StorageSpec } from './url-specs.js';
+import {
+  DEFAULT_STORAGE,
+  parseOpenAiUrl,
+  parseStorageUrl,
+  REASONING_EFFORTS,
+  type StorageSpec,
+} from './url-specs.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -274,7 +280,8 @@ export function makeConfigSchema(env: Env) {
 
   return z
     .object({
-      storage: storage.prefault('sqlite:///permafrost.db'),
+      /** `./permafrost.db` in the working directory (see DEFAULT_STORAGE). */
+      storage: storage.prefault(DEFAULT_STORAGE),
       llm: llm.prefault('heuristic'),
       embeddings: embeddings.prefault('hashing'),
       /** LRU entries of the embedding cache wrapped around every embedder. */

@@ -16,6 +16,13 @@ export function expandEnv(
   });
 }
 
+/**
+ * The default storage: `permafrost.db` in the process's working directory. In `sqlite://` URLs the
+ * path follows the two slashes of the scheme: `sqlite://./data/bot.db` and `sqlite://bot.db` are
+ * relative to the working directory, `sqlite:///var/lib/bot/memory.db` (three slashes) is absolute.
+ */
+export const DEFAULT_STORAGE = 'sqlite://./permafrost.db';
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export interface StorageSpec {
@@ -30,7 +37,8 @@ export function parseStorageUrl(raw: string, ctx: z.RefinementCtx): StorageSpec 
     if (raw.length === 'sqlite://'.length)
       ctx.addIssue({
         code: 'custom',
-        message: 'sqlite URL needs a path, e.g. sqlite:///var/lib/bot/memory.db',
+        message:
+          'sqlite URL needs a path: sqlite://./memory.db (relative to the working directory) or sqlite:///var/lib/bot/memory.db (absolute)',
       });
     return { url: raw, scheme: 'sqlite' };
   }
@@ -52,7 +60,10 @@ export function parseStorageUrl(raw: string, ctx: z.RefinementCtx): StorageSpec 
   return { url: raw, scheme: 'memory' };
 }
 
-/** Path of a sqlite URL: `sqlite:///abs/x.db` → `/abs/x.db`, `sqlite://rel.db` → `rel.db`, `:memory:`. */
+/**
+ * Path of a sqlite URL: `sqlite:///abs/x.db` → `/abs/x.db`, `sqlite://rel.db` → `rel.db`,
+ * `sqlite://./dir/x.db` → `./dir/x.db` (relative paths resolve against the working directory), `:memory:`.
+ */
 export function sqlitePath(url: string): string {
   const rest = url.replace(/^sqlite:\/\//, '');
   if (rest === ':memory:' || rest === '/:memory:') return ':memory:';

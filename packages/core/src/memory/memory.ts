@@ -17,7 +17,7 @@ import { type CommandClassification, classifyCommand } from './classify-command.
 import { composeServices, type Started } from './compose.js';
 import { emptyPromptContext } from './empty-context.js';
 import type { ObserveReceipt } from './observe.js';
-import { parseMessageEvent } from './observe.js';
+import { parseMessageEvent, rejectedReceipt } from './observe.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
 import type { MemoryOverrides } from './overrides.js';
 import { buildRuntime } from './runtime.js';
@@ -184,11 +184,7 @@ export class Memory {
       started = await this.#start();
     } catch (error) {
       this.#metrics.inc('observe{status="rejected"}');
-      return {
-        messageId: parsed.messageId,
-        status: 'rejected',
-        reason: MemoryError.is(error, ErrorCode.CLOSED) ? 'closed' : 'storage_unavailable',
-      };
+      return rejectedReceipt(parsed.messageId, error);
     }
     const receipt = await started.observer.observe(started.rt.store, parsed);
     if (receipt.status === 'accepted') this.#guilds.add(parsed.guildId);

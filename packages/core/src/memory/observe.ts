@@ -25,6 +25,28 @@ export interface ObserveReceipt {
   readonly messageId: string;
   readonly status: ObserveStatus;
   readonly reason: IgnoreReason | RejectReason | null;
+  /**
+   * With `storage_unavailable`: why, as `CODE: message` (error code and the library's message, which
+   * names paths and OS errors but never content), e.g. a database file that cannot be opened.
+   */
+  readonly detail?: string;
+}
+
+/** `CODE: message` of a storage failure for receipts and health reports (never content). */
+export function storageFailureDetail(error: unknown): string {
+  return MemoryError.is(error) ? `${error.code}: ${error.message}` : 'INTERNAL: unexpected storage failure';
+}
+
+/** The receipt of a message that could not be stored because of `error`. */
+export function rejectedReceipt(messageId: string, error: unknown): ObserveReceipt {
+  return MemoryError.is(error, ErrorCode.CLOSED)
+    ? { messageId, status: ObserveStatus.REJECTED, reason: RejectReason.CLOSED }
+    : {
+        messageId,
+        status: ObserveStatus.REJECTED,
+        reason: RejectReason.STORAGE_UNAVAILABLE,
+        detail: storageFailureDetail(error),
+      };
 }
 
 export interface ObserveDeps {
@@ -172,11 +194,7 @@ export class Observer {
       data: { guildId: event.guildId, code: MemoryError.is(error) ? error.code : 'INTERNAL' },
       error,
     });
-    return receipt(
-      event.messageId,
-      ObserveStatus.REJECTED,
-      MemoryError.is(error, ErrorCode.CLOSED) ? RejectReason.CLOSED : RejectReason.STORAGE_UNAVAILABLE,
-    );
+    return rejectedReceipt(event.messageId, error);
   }
 
   async #registerName(event: MessageEvent): Promise<void> {

@@ -7,6 +7,7 @@ import { AliasSource, HealthStatus } from '../model/enums.js';
 import { isActive } from '../model/fact.js';
 import type { EventBus } from '../runtime/events.js';
 import { type MetricsRegistry, type MetricsSnapshot, renderPrometheus } from '../runtime/metrics.js';
+import { storageFailureDetail } from './observe.js';
 import type { Runtime } from './runtime.js';
 
 export interface ComponentHealth {
@@ -207,7 +208,7 @@ export function createOpsApi(deps: OpsDeps) {
         components.push({
           component: 'storage',
           status: HealthStatus.DOWN,
-          detail: MemoryError.is(error) ? error.code : 'unreachable',
+          detail: storageFailureDetail(error),
         });
       }
       const status = components.some((c) => c.status === HealthStatus.DOWN)

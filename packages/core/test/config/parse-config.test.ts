@@ -14,7 +14,7 @@ const issuesOf = (fn: () => unknown) => {
 describe('configuration', () => {
   it('has defaults for everything and freezes the result', () => {
     const c = parseConfig({});
-    expect(c.storage).toEqual({ url: 'sqlite:///permafrost.db', scheme: 'sqlite' });
+    expect(c.storage).toEqual({ url: 'sqlite://./permafrost.db', scheme: 'sqlite' });
     expect(c.llm).toEqual({ kind: 'heuristic' });
     expect(c.embeddings).toEqual({ provider: 'hashing', dimensions: 256 });
     expect(c.batching).toMatchObject({ batchSizeMessages: 10, maxAgeSeconds: 300, leaseSeconds: 120 });
