@@ -85,7 +85,7 @@ async function readJson(folder: string, file: string): Promise<ModelJson> {
   } catch (cause) {
     throw new MemoryError(
       ErrorCode.MODEL_NOT_FOUND,
-      `local embedding model file ${full} is not valid JSON; re-run scripts/fetch-model`,
+      `local embedding model file ${full} is not valid JSON; re-run "npx permafrost-fetch-model" (the installer shipped with @permafrost/embeddings-local)`,
       { cause },
     );
   }
@@ -177,7 +177,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): LocalEm
     } catch (cause) {
       throw new MemoryError(
         ErrorCode.MODEL_NOT_FOUND,
-        `local embedding model ${onnxFile} could not be loaded by onnxruntime 1.14 (corrupt file, or ONNX IR version > 8 / opset > 18); re-run scripts/fetch-model`,
+        `local embedding model ${onnxFile} could not be loaded by onnxruntime 1.14 (corrupt file, or ONNX IR version > 8 / opset > 18); re-run "npx permafrost-fetch-model" (the installer shipped with @permafrost/embeddings-local)`,
         { cause },
       );
     }
@@ -223,7 +223,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): LocalEm
         return value;
       },
       (error: unknown) => {
-        loading = undefined; // a later call may retry, e.g. after scripts/fetch-model ran
+        loading = undefined; // a later call may retry, e.g. after permafrost-fetch-model ran
         throw error;
       },
     );

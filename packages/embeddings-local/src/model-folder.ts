@@ -26,7 +26,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /**
  * The models root used when no `modelPath` is given: `$PERMAFROST_MODEL_PATH`, else
  * `$PERMAFROST_CACHE/models`, else `${XDG_CACHE_HOME:-~/.cache}/permafrost/models`
- * (the folder `scripts/fetch-model` fills by default).
+ * (the folder `permafrost-fetch-model` fills by default).
  */
 export function defaultModelPath(env: Env = process.env): string {
   const read = (name: string): string | undefined => env[name];
@@ -55,7 +55,7 @@ export function assertModelName(model: string): void {
  * Folders tried, in order, for a models root and a model name:
  * 1. the root itself (a folder that directly holds `config.json`),
  * 2. `<root>/<owner>/<name>` when the model is given as `owner/name`,
- * 3. `<root>/Xenova/<name>` (what `scripts/fetch-model` writes; the transformers.js layout),
+ * 3. `<root>/Xenova/<name>` (what `permafrost-fetch-model` writes; the transformers.js layout),
  * 4. `<root>/<name>`.
  */
 export function candidateFolders(root: string, model: string): string[] {
@@ -99,13 +99,13 @@ export async function locateModelFolder(
     throw new MemoryError(
       ErrorCode.MODEL_NOT_FOUND,
       `local embedding model folder ${folder} is incomplete: missing ${missing.join(', ')}${hint}. ` +
-        `Expected ${required.join(', ')}. Run scripts/fetch-model to install all-MiniLM-L6-v2.`,
+        `Expected ${required.join(', ')}. Run "npx permafrost-fetch-model" (shipped with @permafrost/embeddings-local) to install all-MiniLM-L6-v2.`,
     );
   }
   throw new MemoryError(
     ErrorCode.MODEL_NOT_FOUND,
     `local embedding model "${model}" not found: none of ${candidates.join(', ')} holds config.json. ` +
       `Expected ${required.join(', ')} in <modelPath>/Xenova/${model.includes('/') ? model.slice(model.indexOf('/') + 1) : model}/ ` +
-      '(or in a folder given directly as modelPath). Run scripts/fetch-model, or set PERMAFROST_MODEL_PATH.',
+      '(or in a folder given directly as modelPath). Run "npx permafrost-fetch-model" (shipped with @permafrost/embeddings-local), or set PERMAFROST_MODEL_PATH.',
   );
 }

@@ -41,7 +41,8 @@ export const errorHints: Readonly<Record<ErrorCode, string>> = {
   SCHEMA_VERSION_UNSUPPORTED: 'The database was written by a newer Permafrost; upgrade the library.',
   DIMENSION_MISMATCH: 'The embedder dimensions differ from the stored vectors; run `permafrost reindex`.',
   BACKEND_NOT_INSTALLED: 'Install the package for this backend (for example @permafrost/store-sqlite).',
-  MODEL_NOT_FOUND: 'The local embedding model folder is missing files; run scripts/fetch-model.',
+  MODEL_NOT_FOUND:
+    'The local embedding model folder is missing files; run "npx permafrost-fetch-model" (shipped with @permafrost/embeddings-local).',
   LLM_UNAVAILABLE: 'The LLM endpoint failed after retries (timeouts, 429 or 5xx).',
   LLM_CAPABILITY: 'The LLM endpoint rejected the request shape; change the named model or knob.',
   LLM_OUTPUT_INVALID: 'The LLM returned output that did not validate, even after one repair turn.',

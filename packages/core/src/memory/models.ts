@@ -1,6 +1,5 @@
 import type { MemoryConfig } from '../config/schema.js';
 import { createHashingEmbedder } from '../embedding/hashing-embedder.js';
-import { ErrorCode, MemoryError } from '../errors/index.js';
 import { createHeuristicLlm } from '../heuristic/index.js';
 import {
   createMeter,
@@ -11,7 +10,7 @@ import {
 } from '../llm/index.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import type { Embedder } from '../ports/embedder.js';
-import { importOptional } from '../runtime/store-registry.js';
+import { importBackend } from '../runtime/store-registry.js';
 import type { MemoryOverrides } from './overrides.js';
 
 export interface Models {
@@ -55,16 +54,10 @@ export async function resolveEmbedder(config: MemoryConfig, _overrides: MemoryOv
     case 'openai':
       return createOpenAiEmbedder(e);
     case 'local': {
-      let mod: LocalEmbeddingsModule;
-      try {
-        mod = (await importOptional('@permafrost/embeddings-local')) as LocalEmbeddingsModule;
-      } catch (cause) {
-        throw new MemoryError(
-          ErrorCode.BACKEND_NOT_INSTALLED,
-          'local embeddings need the @permafrost/embeddings-local package',
-          { cause },
-        );
-      }
+      const mod = (await importBackend(
+        '@permafrost/embeddings-local',
+        'local embeddings',
+      )) as LocalEmbeddingsModule;
       return mod.createEmbedderFromConfig({ modelPath: e.modelPath, model: e.model });
     }
   }

@@ -37,14 +37,53 @@ export async function resolveStoreFactory(scheme: string): Promise<StoreFactory>
   if (known) return known;
   const pkg = PACKAGES[scheme];
   if (pkg) {
-    await importOptional(pkg);
+    await importBackend(pkg, `"${scheme}" storage URLs`);
     const loaded = getStoreFactory(scheme);
     if (loaded) return loaded;
   }
   throw new MemoryError(
     ErrorCode.BACKEND_NOT_INSTALLED,
-    `no store is installed for "${scheme}" URLs${pkg ? ` (install ${pkg})` : ''}`,
+    `no store is installed for "${scheme}" storage URLs${pkg ? `: ${installHint(pkg)}` : ''}`,
   );
+}
+
+function installHint(pkg: string): string {
+  return `install it with "npm install ${pkg}" (or "pnpm add ${pkg}") in your application`;
+}
+
+function missingPackage(error: unknown, pkg: string): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = e?.code;
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    typeof e?.message === 'string' &&
+    e.message.includes(`'${pkg}'`)
+  );
+}
+
+/**
+ * Imports an optional backend package (a store, the local embedder) for `purpose`. Not installed →
+ * `BACKEND_NOT_INSTALLED` naming the package and the install command; installed but failing to
+ * load (a missing dependency of its own, a broken build) → `BACKEND_NOT_INSTALLED` with the
+ * loader's message (module paths, never user content) and the error as `cause`.
+ */
+export async function importBackend(pkg: string, purpose: string): Promise<unknown> {
+  try {
+    return await importOptional(pkg);
+  } catch (cause) {
+    if (missingPackage(cause, pkg))
+      throw new MemoryError(
+        ErrorCode.BACKEND_NOT_INSTALLED,
+        `${purpose} need the ${pkg} package, which is not installed: ${installHint(pkg)}`,
+        { cause },
+      );
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new MemoryError(
+      ErrorCode.BACKEND_NOT_INSTALLED,
+      `${pkg} (needed for ${purpose}) is installed but failed to load: ${reason}`,
+      { cause },
+    );
+  }
 }
 
 /** Imports a package that core does not depend on; resolves it from core, then from the app. */
