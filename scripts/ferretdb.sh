@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# FerretDB (MongoDB wire protocol over embedded SQLite) as a throwaway test server.
+# FerretDB (MongoDB wire protocol) as a throwaway test server, on a throwaway PostgreSQL 15
+# cluster (default, the backend FerretDB recommends) or on its embedded SQLite backend.
 #
 #   scripts/ferretdb.sh build            build/cached binary (Go module proxy only)
 #   scripts/ferretdb.sh start [port]     start on 127.0.0.1, print MONGO_URL=... (eval-able)
@@ -17,6 +18,10 @@
 #   PERMAFROST_FERRETDB_STATE  state file (default ${TMPDIR:-/tmp}/permafrost-ferretdb.env)
 #   FERRETDB_START_TIMEOUT     seconds to wait for the listener (default 30)
 #   FERRETDB_LOG_LEVEL         debug|info|warn|error (default warn; warn logs every error reply)
+#   FERRETDB_HANDLER           postgresql (default) | sqlite
+#   PG_BIN                     PostgreSQL binaries (default /usr/lib/postgresql/15/bin)
+#   PG_USER                    system user that runs PostgreSQL when this script runs as root
+#                              (default: postgres if it exists, else a system user permafrost-pg is created)
 set -euo pipefail
 
 FERRETDB_MODULE=github.com/FerretDB/FerretDB
@@ -25,6 +30,8 @@ CACHE_DIR="${PERMAFROST_CACHE:-$HOME/.cache/permafrost}"
 BIN="${FERRETDB_BIN:-$CACHE_DIR/bin/ferretdb-${FERRETDB_VERSION#v}}"
 STATE_FILE="${PERMAFROST_FERRETDB_STATE:-${TMPDIR:-/tmp}/permafrost-ferretdb.env}"
 START_TIMEOUT="${FERRETDB_START_TIMEOUT:-30}"
+HANDLER="${FERRETDB_HANDLER:-postgresql}"
+PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 
 log() { printf 'ferretdb.sh: %s\n' "$*" >&2; }
 die() {
@@ -95,7 +102,70 @@ read_state() {
 pid_is_ferretdb() {
   local pid="$1"
   [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--handler=sqlite'
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--handler='
+}
+
+# PostgreSQL refuses to run as root: as root, run it as PG_USER (created when missing).
+pg_user() {
+  if [[ "$(id -u)" != "0" ]]; then
+    id -un
+    return 0
+  fi
+  local user="${PG_USER:-}"
+  if [[ -z "$user" ]]; then
+    if id postgres >/dev/null 2>&1; then user=postgres; else user=permafrost-pg; fi
+  fi
+  if ! id "$user" >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin "$user" >&2 ||
+      die "could not create system user $user for PostgreSQL"
+  fi
+  printf '%s\n' "$user"
+}
+
+as_pg() {
+  local user="$1"
+  shift
+  if [[ "$(id -u)" == "0" ]]; then
+    runuser -u "$user" -- "$@"
+  else
+    "$@"
+  fi
+}
+
+# Starts a throwaway cluster in $1/pg (socket in $1/pg, TCP on 127.0.0.1:<free port>) and prints
+# its port. Durability is off (fsync, synchronous_commit): the cluster is deleted afterwards.
+pg_start() {
+  local run_dir="$1" user="$2" port attempt
+  [[ -x "$PG_BIN/initdb" && -x "$PG_BIN/pg_ctl" ]] || die "PostgreSQL binaries not found in $PG_BIN (set PG_BIN)"
+  mkdir -p "$run_dir/pg"
+  chmod 755 "$run_dir"
+  [[ "$(id -u)" == "0" ]] && chown "$user" "$run_dir/pg"
+  as_pg "$user" "$PG_BIN/initdb" -D "$run_dir/pg/data" -U ferretdb --auth=trust -E UTF8 --locale=C \
+    --no-sync >>"$run_dir/postgres.log" 2>&1 || {
+    tail -n 20 "$run_dir/postgres.log" >&2
+    die "initdb failed"
+  }
+  for attempt in 1 2 3; do
+    port="$(free_port)"
+    if as_pg "$user" "$PG_BIN/pg_ctl" -D "$run_dir/pg/data" -l "$run_dir/pg/server.log" -w -t "$START_TIMEOUT" \
+      -o "-p $port -k $run_dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+      start >>"$run_dir/postgres.log" 2>&1; then
+      as_pg "$user" "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U ferretdb ferretdb >>"$run_dir/postgres.log" 2>&1 ||
+        die "createdb failed (log: $run_dir/postgres.log)"
+      printf '%s\n' "$port"
+      return 0
+    fi
+    log "postgres did not start on port $port (attempt $attempt)"
+  done
+  tail -n 20 "$run_dir/pg/server.log" >&2 || true
+  die "PostgreSQL did not start (log: $run_dir/pg/server.log)"
+}
+
+pg_stop() {
+  local run_dir="$1" user="$2"
+  [[ -n "$run_dir" && -f "$run_dir/pg/data/postmaster.pid" ]] || return 0
+  as_pg "$user" "$PG_BIN/pg_ctl" -D "$run_dir/pg/data" -m fast -w -t 30 stop >/dev/null 2>&1 ||
+    log "pg_ctl stop failed for $run_dir/pg/data"
 }
 
 cmd_start() {
@@ -105,17 +175,37 @@ cmd_start() {
   fi
   binary_ok || die "no working binary at $BIN; run '$0 build' first"
 
-  local run_dir attempt port pid url up=0 deadline
+  local run_dir attempt port pid url up=0 deadline backend_args pg_port="" pguser=""
   run_dir="$(mktemp -d "${TMPDIR:-/tmp}/permafrost-ferretdb-run.XXXXXX")"
-  mkdir -p "$run_dir/data"
   local logfile="$run_dir/ferretdb.log"
+  case "$HANDLER" in
+    sqlite)
+      mkdir -p "$run_dir/data"
+      backend_args=(--handler=sqlite --sqlite-url="file:$run_dir/data/")
+      ;;
+    postgresql)
+      pguser="$(pg_user)"
+      pg_port="$(pg_start "$run_dir" "$pguser")" || {
+        pg_stop "$run_dir" "$pguser"
+        rm -rf "$run_dir"
+        exit 1
+      }
+      backend_args=(--handler=postgresql --postgresql-url="postgres://ferretdb@127.0.0.1:$pg_port/ferretdb")
+      ;;
+    *) die "FERRETDB_HANDLER must be postgresql or sqlite, not $HANDLER" ;;
+  esac
+  # Started state is written before FerretDB, so a failed start still stops the cluster.
+  fail_start() {
+    pg_stop "$run_dir" "$pguser"
+    rm -rf "$run_dir"
+  }
 
   for attempt in 1 2 3; do
     port="${want_port:-$(free_port)}"
     if port_open "$port"; then
       # Someone else answers there: the readiness poll below would be fooled.
       [[ -n "$want_port" ]] && {
-        rm -rf "$run_dir"
+        fail_start
         die "port $port is already in use"
       }
       continue
@@ -123,8 +213,7 @@ cmd_start() {
     # --telemetry=disable + DO_NOT_TRACK: no beacon request; --debug-addr=-: no HTTP debug listener
     # (default would bind 127.0.0.1:8088); --state-dir: keep state.json out of the cwd.
     DO_NOT_TRACK=1 nohup "$BIN" \
-      --handler=sqlite \
-      --sqlite-url="file:$run_dir/data/" \
+      "${backend_args[@]}" \
       --listen-addr="127.0.0.1:$port" \
       --state-dir="$run_dir" \
       --debug-addr=- \
@@ -146,7 +235,7 @@ cmd_start() {
     if kill -0 "$pid" 2>/dev/null; then
       kill "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
-      rm -rf "$run_dir"
+      fail_start
       die "not accepting connections on 127.0.0.1:$port after ${START_TIMEOUT}s"
     fi
     wait "$pid" 2>/dev/null || true
@@ -157,11 +246,11 @@ cmd_start() {
     fi
     log "ferretdb exited early; log follows"
     tail -n 30 "$logfile" >&2 || true
-    rm -rf "$run_dir"
+    fail_start
     exit 1
   done
   ((up)) || {
-    rm -rf "$run_dir"
+    fail_start
     die "could not start"
   }
 
@@ -170,9 +259,12 @@ cmd_start() {
     printf 'FERRETDB_PID=%q\n' "$pid"
     printf 'FERRETDB_RUN_DIR=%q\n' "$run_dir"
     printf 'FERRETDB_LOG=%q\n' "$logfile"
+    printf 'FERRETDB_HANDLER=%q\n' "$HANDLER"
+    printf 'PG_USER=%q\n' "$pguser"
+    printf 'PG_PORT=%q\n' "$pg_port"
     printf 'MONGO_URL=%q\n' "$url"
   } >"$STATE_FILE"
-  log "pid $pid, log $logfile, state $STATE_FILE"
+  log "pid $pid ($HANDLER${pg_port:+, PostgreSQL on 127.0.0.1:$pg_port}), log $logfile, state $STATE_FILE"
   printf 'MONGO_URL=%s\nexport MONGO_URL\n' "$url"
 }
 
@@ -194,7 +286,10 @@ cmd_stop() {
     fi
   fi
   case "${FERRETDB_RUN_DIR:-}" in
-    */permafrost-ferretdb-run.*) rm -rf "$FERRETDB_RUN_DIR" ;;
+    */permafrost-ferretdb-run.*)
+      [[ "${FERRETDB_HANDLER:-}" == "postgresql" ]] && pg_stop "$FERRETDB_RUN_DIR" "${PG_USER:-}"
+      rm -rf "$FERRETDB_RUN_DIR"
+      ;;
     *) ;;
   esac
   rm -f "$STATE_FILE"
@@ -203,7 +298,7 @@ cmd_stop() {
 
 cmd_status() {
   if read_state && pid_is_ferretdb "${FERRETDB_PID:-}"; then
-    printf 'running pid=%s url=%s log=%s\n' "$FERRETDB_PID" "$MONGO_URL" "$FERRETDB_LOG"
+    printf 'running pid=%s handler=%s url=%s log=%s\n' "$FERRETDB_PID" "${FERRETDB_HANDLER:-sqlite}" "$MONGO_URL" "$FERRETDB_LOG"
   else
     printf 'not running\n'
     return 1

@@ -5,6 +5,7 @@ import { conversationSuite } from './suites/conversation.js';
 import { factSuite } from './suites/facts.js';
 import { governanceSuite } from './suites/governance.js';
 import { graphSuite } from './suites/graph.js';
+import { nulTextSuite } from './suites/nul-text.js';
 import { queueSuite } from './suites/queue.js';
 import { transactionSuite } from './suites/transactions.js';
 import { vectorSuite } from './suites/vectors.js';
@@ -33,6 +34,7 @@ export function describeStoreConformance(options: ConformanceOptions): void {
     governanceSuite(options);
     conversationSuite(options);
     transactionSuite(options);
+    nulTextSuite(options);
   });
 }
 

@@ -22,6 +22,7 @@ import type {
   TokenDoc,
   VectorDoc,
 } from './mongo-docs.js';
+import { nulFree } from './nul-free.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -77,9 +78,10 @@ const NAMES: Readonly<Record<keyof Collections, string>> = {
   tokens: 'version_tokens',
 };
 
+/** The store's collections; every one stores NUL-free strings (nul-free.ts). */
 export function collections(db: Db): Collections {
   const out: Record<string, Collection> = {};
-  for (const [role, name] of Object.entries(NAMES)) out[role] = db.collection(name);
+  for (const [role, name] of Object.entries(NAMES)) out[role] = nulFree(db.collection(name));
   return out as unknown as Collections;
 }
 

@@ -8,6 +8,7 @@ import { MongoFactStore } from './mongo-fact-store.js';
 import { MongoGovernanceStore } from './mongo-governance-store.js';
 import { MongoGraphStore } from './mongo-graph-store.js';
 import { MongoIngestQueue } from './mongo-ingest-queue.js';
+import { migrateNulScopes } from './mongo-nul-migration.js';
 import { checkDbName, dbNameFromUrl, type MongoStoreOptions } from './mongo-options.js';
 import { probeServer } from './mongo-probe.js';
 import { reindexTermsIfNeeded } from './mongo-reindex.js';
@@ -103,6 +104,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
       await probe();
       await ctx.guard.sweep(10 * (options.versionTokenTtlMs ?? DEFAULT_TOKEN_TTL_MS));
       await reindexTermsIfNeeded(ctx);
+      await migrateNulScopes(ctx);
     },
     async ping() {
       await ctx.db.command({ ping: 1 });
