@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Source from .ci/run (bash, set -euo pipefail) to get a throwaway FerretDB and MONGO_URL:
+# Source from .ci/run (bash, set -euo pipefail) to get a throwaway FerretDB (on a throwaway
+# PostgreSQL 15 cluster; FERRETDB_HANDLER=sqlite for the embedded SQLite backend) and MONGO_URL:
 #
 #   source .ci/mongo-env.sh      # builds (cached) + starts FerretDB, exports MONGO_URL,
 #                                # installs an EXIT trap that stops it and deletes its data
@@ -20,5 +21,5 @@ if [[ "${PERMAFROST_SKIP_MONGO:-}" != "1" ]]; then
   trap "'$_pf_root/scripts/ferretdb.sh' stop" EXIT
   eval "$_pf_env"
   unset _pf_env
-  echo "mongo-env: MONGO_URL=$MONGO_URL (FerretDB v1.24.2, SQLite)"
+  echo "mongo-env: MONGO_URL=$MONGO_URL (FerretDB v1.24.2, ${FERRETDB_HANDLER:-postgresql})"
 fi

@@ -4,7 +4,7 @@
 //
 //   node scripts/run.mjs test [vitest args]   install + build + whole test suite (prints "N passed, N failed")
 //   node scripts/run.mjs demo                 install + build + the demo
-//   node scripts/run.mjs bench [--quick]      install + build + benchmarks
+//   node scripts/run.mjs bench [--quick]      install + build + benchmarks (Mongo rows on FerretDB/PostgreSQL)
 //   node scripts/run.mjs setup                install + build only
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -65,35 +65,44 @@ function nodeDir() {
 }
 
 /**
- * What the whole suite needs on a fresh machine: a MongoDB-wire server (FerretDB, built once from
- * the Go module proxy) when the Mongo store is selected, and a real local embedding model (fetched
- * once from PyPI). STORES defaults to every store. Returns a function that stops what it started.
+ * A MongoDB-wire server for the Mongo store: FerretDB (built once from the Go module proxy) on a
+ * throwaway PostgreSQL 15 cluster, both started by scripts/ferretdb.sh in a temp folder and
+ * stopped (and deleted) by the returned function. Sets MONGO_URL.
+ */
+function startMongo() {
+  const ferret = join(root, 'scripts', 'ferretdb.sh');
+  process.env.FERRETDB_LOG_LEVEL ??= 'error';
+  process.env.PERMAFROST_FERRETDB_STATE ??= join(
+    process.env.TMPDIR ?? '/tmp',
+    `permafrost-ferretdb.${process.pid}.env`,
+  );
+  if (run(ferret, ['build']) !== 0) process.exit(1);
+  const started = spawnSync(ferret, ['start'], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = /MONGO_URL=(\S+)/.exec(started.stdout ?? '')?.[1];
+  if (started.status !== 0 || !url) {
+    console.error('[run] could not start FerretDB (on PostgreSQL) for the Mongo store');
+    process.exit(1);
+  }
+  process.env.MONGO_URL = url.replace(/^['"]|['"]$/g, '');
+  const stop = () => spawnSync(ferret, ['stop'], { cwd: root, env: process.env, stdio: 'ignore' });
+  process.on('exit', stop);
+  return stop;
+}
+
+/**
+ * What the whole suite needs on a fresh machine: a MongoDB-wire server (startMongo) when the Mongo
+ * store is selected, and a real local embedding model (fetched once from PyPI). STORES defaults to
+ * every store. Returns a function that stops what it started.
  */
 function startTestServices() {
   process.env.STORES ??= 'memory,sqlite,mongo';
   const stops = [];
-  if (process.env.STORES.split(',').includes('mongo') && !process.env.MONGO_URL) {
-    const ferret = join(root, 'scripts', 'ferretdb.sh');
-    process.env.FERRETDB_LOG_LEVEL ??= 'error';
-    process.env.PERMAFROST_FERRETDB_STATE ??= join(
-      process.env.TMPDIR ?? '/tmp',
-      `permafrost-ferretdb.${process.pid}.env`,
-    );
-    if (run(ferret, ['build']) !== 0) process.exit(1);
-    const started = spawnSync(ferret, ['start'], {
-      cwd: root,
-      env: process.env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const url = /MONGO_URL=(\S+)/.exec(started.stdout ?? '')?.[1];
-    if (started.status !== 0 || !url) {
-      console.error('[run] could not start FerretDB for the Mongo store tests');
-      process.exit(1);
-    }
-    process.env.MONGO_URL = url.replace(/^['"]|['"]$/g, '');
-    stops.push(() => spawnSync(ferret, ['stop'], { cwd: root, env: process.env, stdio: 'ignore' }));
-  }
+  if (process.env.STORES.split(',').includes('mongo') && !process.env.MONGO_URL) stops.push(startMongo());
   if (process.env.PERMAFROST_SKIP_MODEL !== '1' && !process.env.PERMAFROST_MODEL_PATH) {
     if (run(join(root, 'scripts', 'fetch-model'), []) !== 0) process.exit(1);
     process.env.PERMAFROST_MODEL_PATH = join(
@@ -107,6 +116,15 @@ function startTestServices() {
   };
   process.on('exit', stop);
   return stop;
+}
+
+/** The benchmarks; Mongo rows run against the scripts' FerretDB-on-PostgreSQL unless MONGO_URL names a server. */
+function bench() {
+  const stopMongo =
+    process.env.MONGO_URL || process.env.PERMAFROST_SKIP_MONGO === '1' ? () => undefined : startMongo();
+  const status = run(process.execPath, [join(root, 'bench/dist/run.js'), ...rest]);
+  stopMongo();
+  return status;
 }
 
 process.env.npm_config_nodedir = nodeDir();
@@ -158,7 +176,7 @@ switch (task) {
     process.exit(run(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...rest]));
     break;
   case 'bench':
-    process.exit(run(process.execPath, [join(root, 'bench/dist/run.js'), ...rest]));
+    process.exit(bench());
     break;
   default:
     console.error(`unknown task "${task}" (use test, demo, bench or setup)`);

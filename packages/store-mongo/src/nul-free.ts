@@ -14,13 +14,15 @@ import type { Collection, Document } from 'mongodb';
  * match on the decoded ones.
  */
 const ESC = '\uffff';
-const NEEDS_ENCODING = /[\u0000\uffff]/;
 const ENCODED = /\uffff[01]/g;
 const TO_CODE: Readonly<Record<string, string>> = { '\u0000': `${ESC}0`, [ESC]: `${ESC}1` };
 const FROM_CODE: Readonly<Record<string, string>> = { [`${ESC}0`]: '\u0000', [`${ESC}1`]: ESC };
 
 export function encodeString(s: string): string {
-  return NEEDS_ENCODING.test(s) ? s.replace(/[\u0000\uffff]/g, (c) => TO_CODE[c] as string) : s;
+  if (!s.includes('\u0000') && !s.includes(ESC)) return s;
+  let out = '';
+  for (const c of s) out += TO_CODE[c] ?? c;
+  return out;
 }
 
 export function decodeString(s: string): string {

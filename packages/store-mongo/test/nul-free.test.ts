@@ -1,4 +1,4 @@
-import { G1, makeFact, makeMessage, vectorItem, unitVector } from '@permafrost/store-conformance';
+import { G1, makeFact, makeMessage, unitVector, vectorItem } from '@permafrost/store-conformance';
 import { createMongoStore } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -23,9 +23,9 @@ export function nulTextSuite(o: ConformanceOptions): void {
         expect(got).toEqual(f);
         // Equality on an id with NUL matches that id only, not its NUL-free neighbour.
         expect((await s.facts.get(G1, ['fct_a', 'fct_b', f.id])).map((x) => x.id)).toEqual([f.id]);
-        expect((await s.facts.topStrength({ guildId: G1, subjectIds: [`u${NUL}`] }, 10)).map((x) => x.id)).toEqual([
-          f.id,
-        ]);
+        expect(
+          (await s.facts.topStrength({ guildId: G1, subjectIds: [`u${NUL}`] }, 10)).map((x) => x.id),
+        ).toEqual([f.id]);
       }));
 
     it('round-trips message content, names and aliases holding U+0000 exactly', () =>
