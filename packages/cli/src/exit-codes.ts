@@ -38,7 +38,12 @@ export function describeError(error: unknown, verbose: boolean): { exit: ExitCod
   if (error instanceof UsageError)
     return { exit: ExitCode.USAGE, lines: [`error: ${error.message}`, 'run `permafrost help` for usage'] };
   if (MemoryError.is(error)) {
-    const lines = [`error ${error.code}: ${error.message}`, `hint: ${errorHints[error.code]}`];
+    // A configuration message repeats its issues, which follow one per line.
+    const listed = error.code === ErrorCode.CONFIG_INVALID && error.issues.length > 0;
+    const lines = [
+      `error ${error.code}: ${listed ? 'invalid configuration' : error.message}`,
+      `hint: ${errorHints[error.code]}`,
+    ];
     for (const issue of error.issues.slice(0, 10))
       lines.push(`  - ${issue.path.join('.') || '(root)'}: ${issue.message}`);
     if (verbose && error.stack) lines.push(error.stack);

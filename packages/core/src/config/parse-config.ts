@@ -1,4 +1,5 @@
 import { ErrorCode, MemoryError, type MemoryIssue } from '../errors/index.js';
+import { configIssues, configMessage } from './config-issues.js';
 import { type MemoryConfig, type MemoryConfigInput, makeConfigSchema } from './schema.js';
 
 function deepFreeze<T>(value: T): T {
@@ -23,29 +24,24 @@ export function parseConfig(
   options: ParseConfigOptions = {},
 ): MemoryConfig {
   const env = options.env ?? process.env;
-  const parsed = makeConfigSchema(env).safeParse(input ?? {});
+  const schema = makeConfigSchema(env);
+  const parsed = schema.safeParse(input ?? {}, { reportInput: true });
   if (!parsed.success) {
-    const issues: MemoryIssue[] = parsed.error.issues.map((i) => ({
-      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-      code: i.code,
-      message: i.message,
-    }));
-    const where = issues.map((i) => i.path.join('.') || '(root)').join(', ');
-    throw new MemoryError(ErrorCode.CONFIG_INVALID, `invalid configuration at: ${where}`, { issues });
+    const issues = configIssues(parsed.error.issues, schema);
+    throw new MemoryError(ErrorCode.CONFIG_INVALID, configMessage(issues), { issues });
   }
   for (const [i, pattern] of (parsed.data.observe.ignorePatterns ?? []).entries()) {
     try {
       new RegExp(pattern, 'iu');
     } catch {
-      throw new MemoryError(ErrorCode.CONFIG_INVALID, 'invalid configuration at: observe.ignorePatterns', {
-        issues: [
-          {
-            path: ['observe', 'ignorePatterns', i],
-            code: 'invalid_regex',
-            message: 'not a valid regular expression',
-          },
-        ],
-      });
+      const issues: MemoryIssue[] = [
+        {
+          path: ['observe', 'ignorePatterns', i],
+          code: 'invalid_regex',
+          message: 'is not a valid regular expression; fix or remove the pattern',
+        },
+      ];
+      throw new MemoryError(ErrorCode.CONFIG_INVALID, configMessage(issues), { issues });
     }
   }
   return deepFreeze(parsed.data) as MemoryConfig;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forwardUrlIssues } from './config-issues.js';
 import {
   DEFAULT_STORAGE,
   parseOpenAiUrl,
@@ -232,10 +233,9 @@ export function makeConfigSchema(env: Env) {
     z.string().transform((raw, ctx) => {
       const fields = parseOpenAiUrl(raw, env, ctx);
       if (!fields) return z.NEVER;
-      const parsed = llmObject.safeParse(fields);
+      const parsed = llmObject.safeParse(fields, { reportInput: true });
       if (!parsed.success) {
-        for (const issue of parsed.error.issues)
-          ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+        forwardUrlIssues(parsed.error.issues, ctx);
         return z.NEVER;
       }
       return { kind: 'openai' as const, ...parsed.data };
@@ -261,16 +261,18 @@ export function makeConfigSchema(env: Env) {
           | (ReturnType<typeof parseOpenAiUrl> & { dimensions?: number })
           | null;
         if (!fields) return z.NEVER;
-        const parsed = embeddingsObject.safeParse({
-          provider: 'openai',
-          baseUrl: fields.baseUrl,
-          apiKey: fields.apiKey,
-          ...(fields.model ? { model: fields.model } : {}),
-          ...(fields.dimensions !== undefined ? { dimensions: fields.dimensions } : {}),
-        });
+        const parsed = embeddingsObject.safeParse(
+          {
+            provider: 'openai',
+            baseUrl: fields.baseUrl,
+            apiKey: fields.apiKey,
+            ...(fields.model ? { model: fields.model } : {}),
+            ...(fields.dimensions !== undefined ? { dimensions: fields.dimensions } : {}),
+          },
+          { reportInput: true },
+        );
         if (!parsed.success) {
-          for (const issue of parsed.error.issues)
-            ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+          forwardUrlIssues(parsed.error.issues, ctx);
           return z.NEVER;
         }
         return parsed.data;

@@ -9,7 +9,10 @@ export function expandEnv(
   return value.replace(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g, (_m, name: string) => {
     const v = env[name];
     if (v === undefined || v === '') {
-      ctx.addIssue({ code: 'custom', message: `environment variable ${name} is not set` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `$${name} is not set; export ${name}=<value> in the environment of the bot (or write the value into the URL)`,
+      });
       return '';
     }
     return v;
@@ -47,7 +50,10 @@ export function parseStorageUrl(raw: string, ctx: z.RefinementCtx): StorageSpec 
     try {
       new URL(raw);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'not a valid mongodb URL' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'not a valid mongodb URL; use mongodb://host[:port]/database',
+      });
     }
     return { url: raw, scheme: 'mongodb' };
   }
@@ -95,7 +101,11 @@ export function parseOpenAiUrl(
 ): LlmUrlFields | null {
   const match = /^openai:\/\/(?:([^@]*)@)?([^/?#]+)([^?#]*)(?:\?([^#]*))?$/.exec(raw);
   if (!match) {
-    ctx.addIssue({ code: 'custom', message: 'expected openai://<key>@host[:port]/path?model=…' });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'not an endpoint URL; use openai://<key or $ENV>@host[:port]/path?model=<name>, "heuristic" or null',
+    });
     return null;
   }
   const [, keyPart = '', host = '', path = '', query = ''] = match;
@@ -131,7 +141,10 @@ export function parseOpenAiUrl(
         (out as LlmUrlFields & { dimensions?: number }).dimensions = Number(v);
         break;
       default:
-        ctx.addIssue({ code: 'custom', message: `unknown openai:// parameter "${k}"` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown openai:// parameter "${k.slice(0, 40)}"; use model, small_model, reasoning, temperature, structured_outputs, max_tokens, max_tokens_key or dimensions`,
+        });
     }
   }
   return out;
