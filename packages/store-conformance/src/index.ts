@@ -3,6 +3,7 @@ import type { ConformanceOptions } from './fixtures.js';
 import { aliasSuite } from './suites/aliases.js';
 import { conversationSuite } from './suites/conversation.js';
 import { factSuite } from './suites/facts.js';
+import { forgettingSuite } from './suites/forgetting.js';
 import { governanceSuite } from './suites/governance.js';
 import { graphSuite } from './suites/graph.js';
 import { nulTextSuite } from './suites/nul-text.js';
@@ -32,6 +33,7 @@ export function describeStoreConformance(options: ConformanceOptions): void {
     aliasSuite(options);
     graphSuite(options);
     governanceSuite(options);
+    forgettingSuite(options);
     conversationSuite(options);
     transactionSuite(options);
     nulTextSuite(options);

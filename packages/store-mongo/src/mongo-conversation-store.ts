@@ -209,6 +209,20 @@ export class MongoConversationStore implements ConversationStore {
     );
   }
 
+  async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const keys = requireIds(messageIds, 'message id').map((id) => messageKey(g, id));
+    if (keys.length === 0) return 0;
+    const found = await this.#ctx.readMany(this.#ctx.c.messages, keys);
+    const rows = [...found.values()].map((d) => ({
+      guildId: d.guildId,
+      subjectKey: d.subjectKey,
+      messageId: d.messageId,
+    }));
+    return deleteMessages(this.#ctx, rows);
+  }
+
   async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
     await this.#ctx.enter();
     const rows = await this.#rows({

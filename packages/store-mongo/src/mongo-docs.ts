@@ -284,3 +284,19 @@ export interface TokenDoc {
   _id: string;
   at: Date;
 }
+
+/** A guild's erasure generation counter (guarded read-modify-write). */
+export interface ErasureCounterDoc extends GuardedDoc {
+  guildId: string;
+  generation: number;
+}
+
+/** One logged erasure: `_id` = docKey(guild, zero-padded generation). */
+export interface ErasureDoc {
+  _id: string;
+  guildId: string;
+  generation: number;
+  userId: string | null;
+  messageId: string | null;
+  at: Date;
+}

@@ -196,6 +196,20 @@ export class MongoFactStore implements FactStore {
     if (docs.length > 0) await this.#ctx.c.history.insertMany(docs, { ordered: true, ...this.#ctx.opts() });
   }
 
+  async citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const ids = requireIds(messageIds, 'message id');
+    if (ids.length === 0) return [];
+    const docs = await this.#ctx.c.facts
+      .find(
+        { guildId: { $eq: g }, 'sources.messageId': { $in: ids } },
+        { sort: { id: 1 }, ...this.#ctx.opts() },
+      )
+      .toArray();
+    return docs.map((d) => fromFactDoc(d as FactDoc));
+  }
+
   async history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
     await this.#ctx.enter();
     const docs = await this.#ctx.c.history

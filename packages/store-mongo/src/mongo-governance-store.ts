@@ -1,5 +1,6 @@
 import type {
   Digest,
+  Erasure,
   GovernanceStore,
   GuildSnapshot,
   GuildStats,
@@ -8,6 +9,7 @@ import type {
 } from '@permafrost/core';
 import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
 import type { MongoContext } from './mongo-context.js';
+import { MongoErasureLog } from './mongo-erasures.js';
 import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
 import { purgeUser } from './mongo-purge.js';
 import { exportGuild, importGuild } from './mongo-snapshot.js';
@@ -15,9 +17,28 @@ import { guildStats, listGuildIds } from './mongo-stats.js';
 
 export class MongoGovernanceStore implements GovernanceStore {
   readonly #ctx: MongoContext;
+  readonly #erasures: MongoErasureLog;
 
   constructor(ctx: MongoContext) {
     this.#ctx = ctx;
+    this.#erasures = new MongoErasureLog(ctx);
+  }
+
+  recordErasure(input: {
+    readonly guildId: string;
+    readonly userId: string | null;
+    readonly messageId: string | null;
+    readonly at: Date;
+  }): Promise<number> {
+    return this.#erasures.record(input);
+  }
+
+  erasuresSince(guildId: string, generation: number): Promise<{ generation: number; erasures: Erasure[] }> {
+    return this.#erasures.since(guildId, generation);
+  }
+
+  pruneErasures(before: Date): Promise<number> {
+    return this.#erasures.prune(before);
   }
 
   async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {

@@ -6,6 +6,8 @@ import type {
   DigestDoc,
   EntityAliasDoc,
   EntityDoc,
+  ErasureCounterDoc,
+  ErasureDoc,
   FactDoc,
   HistoryDoc,
   IntakeDoc,
@@ -50,6 +52,8 @@ export interface Collections {
   readonly messageVectors: Collection<VectorDoc>;
   readonly storeMeta: Collection<StoreMetaDoc>;
   readonly tokens: Collection<TokenDoc>;
+  readonly erasureCounters: Collection<ErasureCounterDoc>;
+  readonly erasures: Collection<ErasureDoc>;
 }
 
 const NAMES: Readonly<Record<keyof Collections, string>> = {
@@ -76,6 +80,8 @@ const NAMES: Readonly<Record<keyof Collections, string>> = {
   messageVectors: 'message_vectors',
   storeMeta: 'store_meta',
   tokens: 'version_tokens',
+  erasureCounters: 'erasure_generations',
+  erasures: 'erasures',
 };
 
 /** The store's collections; every one stores NUL-free strings (nul-free.ts). */
@@ -98,6 +104,7 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
     { name: 'guild_terms', key: { guildId: 1, terms: 1 } },
     { name: 'guild_speaker', key: { guildId: 1, 'attribution.speakerId': 1 } },
     { name: 'guild_source_author', key: { guildId: 1, 'sources.authorId': 1 } },
+    { name: 'guild_source_message', key: { guildId: 1, 'sources.messageId': 1 } },
   ],
   history: [{ name: 'guild_fact_at', key: { guildId: 1, factId: 1, at: 1 } }],
   links: [
@@ -129,6 +136,10 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
   factVectors: [{ name: 'guild_scope', key: { guildId: 1, active: 1, subjectId: 1 } }],
   messageVectors: [{ name: 'guild_scope', key: { guildId: 1, active: 1, subjectId: 1 } }],
   tokens: [{ name: 'at', key: { at: 1 } }],
+  erasures: [
+    { name: 'guild_generation', key: { guildId: 1, generation: 1 } },
+    { name: 'at', key: { at: 1 } },
+  ],
 };
 
 /**

@@ -4,6 +4,7 @@ import type { MessageTable } from './message-table.js';
 import { idList } from './rows/codec.js';
 import type { RelationRow } from './rows/graph-rows.js';
 import type { VecTable } from './vec-table.js';
+import { truncateWal } from './wal-truncate.js';
 
 type Counts = Omit<PurgeReport, 'guildId' | 'userId' | 'dryRun' | 'optOutKept' | 'budgetRows'>;
 
@@ -194,7 +195,6 @@ export class UserPurge {
 
   /** Copies the WAL into the main file and truncates it, so no purged bytes stay in the log. */
   checkpoint(): void {
-    const [result] = this.#c.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    if (result?.busy) this.#c.log('warn', 'sqlite.checkpoint_busy');
+    truncateWal(this.#c);
   }
 }

@@ -10,6 +10,7 @@ import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
 import { type MessageRow, messageFromRow, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
 import { ftsMatchExpression } from './sql/fts-query.js';
+import { truncateWal } from './wal-truncate.js';
 
 type ModeKey = { readonly instanceId: string; readonly guildId: string; readonly channelId: string };
 
@@ -177,6 +178,24 @@ export class SqliteConversationStore implements ConversationStore {
       }
       return removed;
     });
+  }
+
+  /**
+   * Deletes the rows (any status), merges the message keyword index so no deleted term stays in a
+   * segment leaf (`secure_delete` zeroes the freed pages), and truncates the WAL after the commit.
+   */
+  async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
+    if (messageIds.length === 0) return 0;
+    const n = await this.#c.write(() => {
+      const gone = this.#m.deleteWhere('guild_id = ? AND message_id IN (SELECT value FROM json_each(?))', [
+        guildId,
+        idList(messageIds),
+      ]);
+      if (gone > 0) this.#c.stmt("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')").run();
+      return gone;
+    });
+    if (n > 0) await this.#c.run(() => this.#c.afterCommit(() => truncateWal(this.#c)));
+    return n;
   }
 
   trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {

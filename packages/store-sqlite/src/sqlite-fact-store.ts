@@ -196,6 +196,17 @@ export class SqliteFactStore implements FactStore {
     await this.#c.write(() => this.#t.appendHistory(entries));
   }
 
+  citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
+    return this.#c.run(() => {
+      if (messageIds.length === 0) return [];
+      const stmt = this.#c.stmt(
+        `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND EXISTS (SELECT 1 FROM json_each(f.sources) s
+           WHERE json_extract(s.value, '$.messageId') IN (SELECT value FROM json_each(?))) ORDER BY f.id`,
+      );
+      return rawRows(stmt, [guildId, idList(messageIds)]).map(factFromValues);
+    });
+  }
+
   history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
     return this.#c.run(() =>
       (

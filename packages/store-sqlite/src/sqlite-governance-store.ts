@@ -1,5 +1,6 @@
 import type {
   Digest,
+  Erasure,
   FactScope,
   GovernanceStore,
   GuildSnapshot,
@@ -9,6 +10,7 @@ import type {
   PurgeReport,
 } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
+import type { ErasureTable } from './erasure-table.js';
 import type { GuildSnapshots } from './guild-snapshot.js';
 import type { UserPurge } from './purge.js';
 import { type DigestRow, digestFromRow } from './rows/graph-rows.js';
@@ -18,11 +20,35 @@ export class SqliteGovernanceStore implements GovernanceStore {
   readonly #c: SqliteConnection;
   readonly #snapshots: GuildSnapshots;
   readonly #purge: UserPurge;
+  readonly #erasures: ErasureTable;
 
-  constructor(connection: SqliteConnection, snapshots: GuildSnapshots, purge: UserPurge) {
+  constructor(
+    connection: SqliteConnection,
+    snapshots: GuildSnapshots,
+    purge: UserPurge,
+    erasures: ErasureTable,
+  ) {
     this.#c = connection;
     this.#snapshots = snapshots;
     this.#purge = purge;
+    this.#erasures = erasures;
+  }
+
+  recordErasure(input: {
+    readonly guildId: string;
+    readonly userId: string | null;
+    readonly messageId: string | null;
+    readonly at: Date;
+  }): Promise<number> {
+    return this.#erasures.record(input);
+  }
+
+  erasuresSince(guildId: string, generation: number): Promise<{ generation: number; erasures: Erasure[] }> {
+    return this.#erasures.since(guildId, generation);
+  }
+
+  pruneErasures(before: Date): Promise<number> {
+    return this.#erasures.prune(before);
   }
 
   async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {

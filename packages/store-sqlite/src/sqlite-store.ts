@@ -1,6 +1,7 @@
 import type { Logger, MemoryStore, StoreCapabilities } from '@permafrost/core';
 import { SqliteConnection } from './connection.js';
 import { EntityTable } from './entity-table.js';
+import { ErasureTable } from './erasure-table.js';
 import { FactTable } from './fact-table.js';
 import { GuildSnapshots } from './guild-snapshot.js';
 import { MessageTable } from './message-table.js';
@@ -56,6 +57,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
       connection,
       new GuildSnapshots(connection, factTable, relations, entities),
       new UserPurge(connection, messages, vec),
+      new ErasureTable(connection),
     ),
     queue: new SqliteIngestQueue(connection, messages),
     vectors: new SqliteVectorIndex(connection, vec),

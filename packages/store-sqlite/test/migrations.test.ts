@@ -32,6 +32,7 @@ describe('schema migrations', () => {
       { version: 1, name: 'core' },
       { version: 2, name: 'conversation' },
       { version: 3, name: 'lean-message-writes' },
+      { version: 4, name: 'erasures' },
     ]);
     db.close();
   });

@@ -70,6 +70,12 @@ export class HotTier {
     return this.#channels.get(k) ?? list;
   }
 
+  /** Drops a channel's cached messages when they hold this one (a deletion); reloaded on next read. */
+  forgetMessage(guildId: string, channelId: string, messageId: string): void {
+    const k = this.#key(guildId, channelId);
+    if (this.#channels.get(k)?.some((m) => m.messageId === messageId)) this.#channels.delete(k);
+  }
+
   /** Drops everything of a user (purge) — channels are reloaded from the store on next read. */
   forgetUser(guildId: string, userId: string): void {
     for (const [k, list] of this.#channels)

@@ -8,6 +8,7 @@ import { type BatchContext, buildBatchContext } from './batch-context.js';
 import { commitActions } from './commit.js';
 import type { IngestDeps } from './deps.js';
 import { refreshDigest } from './digests.js';
+import type { ErasureFence } from './erasure-fence.js';
 import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js';
 import { renderExtractionPrompt } from './extraction-prompt.js';
 import { noiseGate } from './noise-gate.js';
@@ -63,6 +64,8 @@ export interface ExtractBatchOptions {
    * that will be extracted again; when nothing is committed the caller runs it.
    */
   readonly finalize?: () => Promise<void>;
+  /** Opened before the batch's messages were read: erasures since then are honoured at commit. */
+  readonly fence?: ErasureFence;
 }
 
 /** A key's claimed messages after screening: what may go to the model, or why nothing does. */
@@ -174,7 +177,7 @@ export async function extractScreened(
     subjectName: nameOf,
   });
   llmCalls += plan.llmCalls;
-  const outcome = await commitActions(deps, guildId, plan.actions, options.finalize);
+  const outcome = await commitActions(deps, guildId, plan.actions, options.finalize, options.fence);
   await mineFactAliases(deps, guildId, ctx, outcome.added);
   llmCalls += await refreshDigests(
     deps,

@@ -4,6 +4,7 @@ import type { Fact } from '../model/fact.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
+import { type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
 import { writeFactGraph } from './graph-writes.js';
 import type { Action } from './reconcile.js';
@@ -91,6 +92,7 @@ export async function retireFact(
 
 /**
  * Applies a reconcile plan in one store transaction; events are emitted after it commits.
+ * With a `fence`, actions covered by erasures recorded since it opened are dropped first.
  * `finalize` runs last inside the same transaction (the batch's own bookkeeping: messages marked
  * processed, a watermark moved), so facts and "this batch is done" become durable together.
  */
@@ -99,11 +101,15 @@ export async function commitActions(
   guildId: string,
   actions: readonly Action[],
   finalize?: () => Promise<void>,
+  fence?: ErasureFence,
 ): Promise<CommitOutcome> {
   const at = deps.clock.now();
   const outcome: CommitOutcome = { added: [], reinforced: [], superseded: [], invalidated: [] };
   await deps.store.transaction(async () => {
-    for (const action of actions) {
+    // Erasures since the batch began (a purge, a deleted message) drop what they cover, here in
+    // the commit transaction, so nothing erased while the model ran is written back.
+    const live = fence ? fenceActions(actions, await fence.check()) : actions;
+    for (const action of live) {
       switch (action.kind) {
         case 'add': {
           const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);

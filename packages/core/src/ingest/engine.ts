@@ -10,6 +10,8 @@ import {
   screenBatch,
 } from './batch-processor.js';
 import type { IngestDeps } from './deps.js';
+import { ErasureFence, messageErased } from './erasure-fence.js';
+import { reapplyErasures } from './fence-reapply.js';
 
 const WINDOW_CURSOR = 'server_window';
 
@@ -138,6 +140,8 @@ export class IngestEngine {
     const held: BatchKey[] = [];
     let units = 0;
     try {
+      // Before any message is read: erasures from here on are honoured when the batch commits.
+      const fence = await ErasureFence.open(store, (pending[0] as BatchKey).guildId);
       let total = 0;
       const sharing = maxMessagesPerCall > batchSizeMessages;
       const take = async (key: BatchKey) => {
@@ -172,7 +176,7 @@ export class IngestEngine {
           if (key.subjectKey !== SERVER_KEY) await take(key);
         }
       };
-      units = await this.#extractGroup(claims, lost, fill);
+      units = await this.#extractGroup(claims, lost, fill, fence);
       return units;
     } finally {
       clearInterval(heartbeat);
@@ -203,6 +207,7 @@ export class IngestEngine {
     claims: Claimed[],
     lost: ReadonlySet<string>,
     fill: () => Promise<void>,
+    fence: ErasureFence,
   ): Promise<number> {
     const { store, clock } = this.#deps;
     const guildId = (claims[0] as Claimed).key.guildId;
@@ -232,18 +237,24 @@ export class IngestEngine {
         const lostError = () =>
           new MemoryError(ErrorCode.CONFLICT, 'the batch lease was lost while extracting');
         if (done.some((c) => lost.has(keyId(c.key)))) throw lostError();
-        const ids = new Set(done.flatMap((c) => c.messages.map((m) => m.messageId)));
+        // Messages erased since the batch began are gone (or stored anew, for an edit): no vector
+        // of theirs is written back and they are not this batch's to complete.
+        const erased = await fence.check();
+        const live = (c: Claimed) => c.messages.filter((m) => !messageErased(m, erased));
+        const ids = new Set(done.flatMap((c) => live(c).map((m) => m.messageId)));
         const mine = vectors.filter((v) => ids.has(v.id));
         if (mine.length > 0) await store.vectors.upsert(mine);
         for (const c of done) {
+          const kept = live(c);
+          if (kept.length === 0) continue;
           const n = await store.queue.complete(
             guildId,
-            c.messages.map((m) => m.messageId),
+            kept.map((m) => m.messageId),
             this.#owner,
             clock.now(),
           );
           // Fewer rows than claimed: another worker took the key over; roll the commit back.
-          if (n !== c.messages.length) throw lostError();
+          if (n !== kept.length) throw lostError();
         }
       };
       for (const [c, skip] of skipped) {
@@ -260,8 +271,9 @@ export class IngestEngine {
         await complete(partClaims);
         finalized = true;
       };
-      const result = await extractScreened(this.#deps, guildId, parts, 'member', { finalize });
+      const result = await extractScreened(this.#deps, guildId, parts, 'member', { finalize, fence });
       if (!finalized) await store.transaction(finalize);
+      await reapplyErasures(this.#deps, fence);
       for (const c of partClaims) finished.add(c);
       this.#succeeded(result);
       return units + 1;
@@ -341,6 +353,7 @@ export class IngestEngine {
     if (!(await store.queue.acquireLease({ key, owner: this.#owner, now: clock.now(), leaseMs })))
       return null;
     try {
+      const fence = await ErasureFence.open(store, guildId);
       const cursor = await store.governance.getCursor(guildId, WINDOW_CURSOR);
       const after = parseCursor(cursor);
       const window = config.batching.serverWindowMessages;
@@ -358,8 +371,12 @@ export class IngestEngine {
         );
         finalized = true;
       };
-      const result = await extractBatch(this.#deps, guildId, SERVER_KEY, messages, 'community', { finalize });
+      const result = await extractBatch(this.#deps, guildId, SERVER_KEY, messages, 'community', {
+        finalize,
+        fence,
+      });
       if (!finalized) await store.transaction(finalize);
+      await reapplyErasures(this.#deps, fence);
       events.emit('BatchCompleted', result);
       return result;
     } catch (error) {

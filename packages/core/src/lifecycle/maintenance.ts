@@ -11,6 +11,11 @@ import { selectExpired, selectForgotten, selectOverCap } from './retention.js';
 const CURSOR = 'maintenance_at';
 const PAGE = 1000;
 const WRITE_CHUNK = 200;
+/**
+ * The erasure log only fences batches that were in flight when an erasure ran; a batch lives for
+ * minutes at most (model deadlines, leases), so a day of log is far more than any batch needs.
+ */
+const ERASURE_LOG_MS = 24 * 3600 * 1000;
 
 export interface MaintenanceReport {
   readonly guildId: string;
@@ -69,6 +74,7 @@ export async function runMaintenance(
   )
     return idle;
   await store.governance.setCursor(guildId, CURSOR, now.toISOString());
+  await store.governance.pruneErasures(new Date(now.getTime() - ERASURE_LOG_MS));
 
   const facts = await activeFacts(store, guildId);
   const expired = selectExpired(facts, now);

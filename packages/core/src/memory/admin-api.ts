@@ -112,11 +112,20 @@ export function createAdminApi(deps: AdminApiDeps) {
      */
     async purgeUser(input: { guildId: string; userId: string; dryRun?: boolean }): Promise<PurgeReport> {
       await deps.ensureStarted();
-      const report = await store.governance.purgeUser({
-        guildId: input.guildId,
-        userId: input.userId,
-        dryRun: input.dryRun ?? true,
-      });
+      const request = { guildId: input.guildId, userId: input.userId, dryRun: input.dryRun ?? true };
+      // The erasure is logged first, in the purge's transaction: a batch that read the member's
+      // messages before it checks the log when it commits and drops their data (purge fencing).
+      const report = request.dryRun
+        ? await store.governance.purgeUser(request)
+        : await store.transaction(async () => {
+            await store.governance.recordErasure({
+              guildId: request.guildId,
+              userId: request.userId,
+              messageId: null,
+              at: clock.now(),
+            });
+            return store.governance.purgeUser(request);
+          });
       if (!report.dryRun) deps.forgetUserCaches(input.guildId, input.userId);
       return report;
     },

@@ -17,6 +17,7 @@ import type { EventBus } from '../runtime/events.js';
 import type { MetricsRegistry } from '../runtime/metrics.js';
 import { type AdminApi, createAdminApi } from './admin-api.js';
 import { createFactsApi, type FactsApi } from './facts-api.js';
+import { createForgetApi, type ForgetApi } from './forget-api.js';
 import { structuredModeOf } from './models.js';
 import { Observer } from './observe.js';
 import type { Runtime } from './runtime.js';
@@ -36,6 +37,7 @@ export interface Started {
   readonly context: ContextService;
   readonly facts: FactsApi;
   readonly admin: AdminApi;
+  readonly forget: ForgetApi;
   readonly conversation: ConversationApi & { search: MessageSearch['search'] };
   readonly claims: ReturnType<typeof createClaimsApi>;
   readonly activeModes: ReturnType<typeof createActiveModesApi>;
@@ -113,10 +115,16 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
   o.bus.on('FactCommitted', (e) => context.invalidate(e.guildId, e.fact.subjectId));
   o.bus.on('FactSuperseded', (e) => context.invalidate(e.guildId, e.subjectId));
   o.bus.on('BatchCompleted', () => o.metrics.inc('ingest.batches'));
+  const forget = createForgetApi({
+    ...deps,
+    ensureStarted: o.ensureStarted,
+    dropCached: (g, c, m) => hot.forgetMessage(g, c, m),
+  });
   const observer = new Observer({
     config,
     clock,
     isBot: o.isBot,
+    reviseMessage: (row) => forget.reviseMessage(row),
     onStored: (row) => hot.push(toConversationMessage(row)),
     registerAlias: (a) => identity.registerAlias(a),
     ...log,
@@ -167,6 +175,7 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     context,
     facts,
     admin,
+    forget,
     conversation,
     claims: createClaimsApi(coordination),
     activeModes: createActiveModesApi(coordination),

@@ -16,6 +16,7 @@ import { MetricsRegistry } from '../runtime/metrics.js';
 import { type CommandClassification, classifyCommand } from './classify-command.js';
 import { composeServices, type Started } from './compose.js';
 import { emptyPromptContext } from './empty-context.js';
+import type { ForgetMessageInput, ForgetMessageReport } from './forget-api.js';
 import type { ObserveReceipt } from './observe.js';
 import { parseMessageEvent, rejectedReceipt } from './observe.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
@@ -173,6 +174,16 @@ export class Memory {
       this.#loopRunning = true;
     }
     return started;
+  }
+
+  /**
+   * Forgets a deleted message: its stored row and keyword/vector entries go (bytes too, on stores
+   * with physical purge), facts whose only source it was are retired, and it leaves the sources of
+   * the others. Work in flight that holds the message cannot write it back.
+   */
+  async forgetMessage(input: ForgetMessageInput): Promise<ForgetMessageReport> {
+    const started = await this.#start();
+    return started.forget.forgetMessage(input);
   }
 
   /** Stores a message for background extraction. O(1); never calls a model or an embedder. */

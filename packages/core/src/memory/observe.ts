@@ -56,6 +56,11 @@ export interface ObserveDeps {
   readonly logger?: Logger;
   /** Called for every stored message (hot conversation cache, metrics). */
   readonly onStored?: (message: StoredMessage) => void;
+  /**
+   * An edit of a stored message: re-stores it for extraction and retires what only the old text
+   * supported. False when nothing changed. Without it, the stored content is just replaced.
+   */
+  readonly reviseMessage?: (row: StoredMessage) => Promise<boolean>;
   /** Binds a name to a member (identity service: weights, validity, entity twins). */
   readonly registerAlias: (input: {
     guildId: string;
@@ -167,12 +172,9 @@ export class Observer {
         );
         // An edit of a message already stored updates its content (pending rows are extracted with it).
         if (!event.edited) return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
-        const updated = await store.queue.markEdited(
-          row.guildId,
-          row.messageId,
-          row.content,
-          row.contentTruncated,
-        );
+        const updated = this.#deps.reviseMessage
+          ? await this.#deps.reviseMessage(row)
+          : await store.queue.markEdited(row.guildId, row.messageId, row.content, row.contentTruncated);
         if (!updated) return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
         this.#deps.onStored?.(row);
         return receipt(row.messageId, ObserveStatus.ACCEPTED);

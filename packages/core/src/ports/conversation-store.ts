@@ -52,6 +52,12 @@ export interface ConversationStore {
     guildId: string,
     options: { readonly olderThan: Date; readonly maxPerChannel: number },
   ): Promise<number>;
+  /**
+   * Deletes these messages (any status or kind: a pending or claimed row leaves the queue) with
+   * their keyword rows and vectors. On a store with `physicalPurge` the bytes are gone from its
+   * files once the enclosing transaction commits. Returns rows deleted.
+   */
+  deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number>;
   /** Deletes every message of a channel except the newest `keepLatest` (0 clears it). */
   trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number>;
 

@@ -67,6 +67,8 @@ export interface FactStore {
   searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]>;
   /** Sets lastReinforcedAt = at on these facts without changing version. Returns rows touched. */
   touch(guildId: string, ids: readonly string[], at: Date): Promise<number>;
+  /** Every fact of the guild (any validity) with a source ref of one of these messages, in id order. */
+  citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]>;
   appendHistory(entries: readonly FactHistoryEntry[]): Promise<void>;
   /** History of a fact, oldest first. */
   history(guildId: string, factId: string): Promise<FactHistoryEntry[]>;

@@ -11,6 +11,14 @@ export interface ImportCounts {
   readonly digests: number;
 }
 
+/** One recorded erasure: a purged member (`userId`) or a forgotten message (`messageId`). */
+export interface Erasure {
+  readonly generation: number;
+  readonly userId: string | null;
+  readonly messageId: string | null;
+  readonly at: Date;
+}
+
 /** Consent, digests, cursors, budgets, metadata and whole-guild operations. */
 export interface GovernanceStore {
   setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void>;
@@ -43,6 +51,24 @@ export interface GovernanceStore {
     readonly userId: string;
     readonly dryRun: boolean;
   }): Promise<PurgeReport>;
+
+  /**
+   * Appends an erasure to the guild's log and returns the guild's new erasure generation (1, 2, …,
+   * strictly increasing, atomic under concurrent callers).
+   */
+  recordErasure(input: {
+    readonly guildId: string;
+    readonly userId: string | null;
+    readonly messageId: string | null;
+    readonly at: Date;
+  }): Promise<number>;
+  /** The guild's current erasure generation (0 when none) and the erasures after `generation`, oldest first. */
+  erasuresSince(
+    guildId: string,
+    generation: number,
+  ): Promise<{ readonly generation: number; readonly erasures: readonly Erasure[] }>;
+  /** Drops logged erasures recorded before `before` (the generation counter is kept). Returns rows dropped. */
+  pruneErasures(before: Date): Promise<number>;
 
   /** Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out of the guild. */
   exportGuild(guildId: string): Promise<GuildSnapshot>;

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { coreMigration } from './001-core.js';
 import { conversationMigration } from './002-conversation.js';
 import { leanMessageWritesMigration } from './003-lean-message-writes.js';
+import { erasuresMigration } from './004-erasures.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -12,6 +13,7 @@ export const MIGRATIONS: readonly Migration[] = [
   coreMigration,
   conversationMigration,
   leanMessageWritesMigration,
+  erasuresMigration,
 ];
 
 /** The schema version this code writes. */

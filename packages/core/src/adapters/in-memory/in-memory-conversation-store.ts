@@ -130,6 +130,17 @@ export class InMemoryConversationStore implements ConversationStore {
     return doomed.length;
   }
 
+  async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
+    await enter(this.#state);
+    let n = 0;
+    for (const id of new Set(messageIds)) {
+      if (!this.#state.messages.has(key(guildId, id))) continue;
+      this.#deleteMessage(guildId, id);
+      n++;
+    }
+    return n;
+  }
+
   #deleteMessage(guildId: string, messageId: string): void {
     this.#state.messages.delete(key(guildId, messageId));
     this.#state.vectors.delete(key(guildId, 'message', messageId));

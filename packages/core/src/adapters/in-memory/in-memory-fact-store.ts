@@ -158,6 +158,14 @@ export class InMemoryFactStore implements FactStore {
     return n;
   }
 
+  async citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
+    await enter(this.#state);
+    const wanted = new Set(messageIds);
+    return guildFacts(this.#state, guildId)
+      .filter((f) => f.sources.some((s) => wanted.has(s.messageId)))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
     await enter(this.#state);
     for (const e of entries) {

@@ -2,16 +2,36 @@ import type { GuildSnapshot, GuildStats, PurgeReport } from '../../model/admin.j
 import type { FactScope, MemoryTier } from '../../model/enums.js';
 import { type Fact, isActive } from '../../model/fact.js';
 import type { Digest, Relation } from '../../model/graph.js';
-import type { GovernanceStore, ImportCounts } from '../../ports/governance-store.js';
+import type { Erasure, GovernanceStore, ImportCounts } from '../../ports/governance-store.js';
+import { InMemoryErasureLog } from './in-memory-erasures.js';
 import { enter, key, type MemoryState } from './state.js';
 
 const digestKey = (guildId: string, subjectId: string | null) => key(guildId, subjectId);
 
 export class InMemoryGovernanceStore implements GovernanceStore {
   readonly #state: MemoryState;
+  readonly #erasures: InMemoryErasureLog;
 
   constructor(state: MemoryState) {
     this.#state = state;
+    this.#erasures = new InMemoryErasureLog(state);
+  }
+
+  recordErasure(input: {
+    readonly guildId: string;
+    readonly userId: string | null;
+    readonly messageId: string | null;
+    readonly at: Date;
+  }): Promise<number> {
+    return this.#erasures.record(input);
+  }
+
+  erasuresSince(guildId: string, generation: number): Promise<{ generation: number; erasures: Erasure[] }> {
+    return this.#erasures.since(guildId, generation);
+  }
+
+  pruneErasures(before: Date): Promise<number> {
+    return this.#erasures.prune(before);
   }
 
   async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {

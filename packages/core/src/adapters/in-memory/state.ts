@@ -3,6 +3,7 @@ import type { Fact, FactHistoryEntry } from '../../model/fact.js';
 import type { Alias, Digest, Entity, Link, Relation } from '../../model/graph.js';
 import type { StoredMessage } from '../../model/message.js';
 import type { ActiveMode } from '../../ports/conversation-store.js';
+import type { Erasure } from '../../ports/governance-store.js';
 import type { VectorItem } from '../../ports/vector-index.js';
 import { ScopeGate } from '../../runtime/async-scope.js';
 
@@ -90,6 +91,9 @@ export class MemoryState {
   readonly vectors = new UndoMap<string, VectorItem>(this.gate);
   readonly claims = new UndoMap<string, Lease>(this.gate);
   readonly modes = new UndoMap<string, ActiveMode>(this.gate);
+  /** Erasure log rows by (guild, generation) and each guild's generation counter. */
+  readonly erasures = new UndoMap<string, Erasure & { readonly guildId: string }>(this.gate);
+  readonly erasureGenerations = new UndoMap<string, number>(this.gate);
   nextRelationRow = 1;
   vectorDims: number | null = null;
   closed = false;

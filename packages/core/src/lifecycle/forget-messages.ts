@@ -1,0 +1,69 @@
+import { retireFact } from '../ingest/commit.js';
+import { FactHistoryKind } from '../model/enums.js';
+import type { Fact, SourceRef } from '../model/fact.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+
+/** What forgetting some messages does to the facts that cite them (computed by core, applied by stores). */
+export interface ForgetPlan {
+  /** Facts citing the messages, with the sources that remain once their refs are removed. */
+  readonly strip: readonly { readonly fact: Fact; readonly sources: readonly SourceRef[] }[];
+  /** Ids of the active facts among them that no remaining source supports: they are retired. */
+  readonly retire: ReadonlySet<string>;
+}
+
+/**
+ * A fact learned from messages (it has sources) and left with none once these messages are gone
+ * is retired; a fact that other messages also support only loses the refs. Manual and imported
+ * facts without sources never cite a message, so they are never touched.
+ */
+export function planForget(citing: readonly Fact[], messageIds: ReadonlySet<string>): ForgetPlan {
+  const strip: { fact: Fact; sources: SourceRef[] }[] = [];
+  const retire = new Set<string>();
+  for (const fact of citing) {
+    const sources = fact.sources.filter((s) => !messageIds.has(s.messageId));
+    if (sources.length === fact.sources.length) continue;
+    strip.push({ fact, sources });
+    if (sources.length === 0 && fact.validUntil === null && fact.supersededById === null) retire.add(fact.id);
+  }
+  return { strip, retire };
+}
+
+export interface ForgetOutcome {
+  readonly retired: readonly Fact[];
+  readonly sourcesRemoved: number;
+}
+
+/**
+ * Applies a plan inside the caller's transaction: the refs (with their snippets) leave every
+ * citing fact, facts only these messages supported are retired (`validUntil`, vector inactive,
+ * relation evidence dropped, history `invalidated`), and the profile digests of their subjects
+ * are cleared so they regenerate without them.
+ */
+export async function applyForgetPlan(
+  store: MemoryStore,
+  guildId: string,
+  plan: ForgetPlan,
+  at: Date,
+  detail: string,
+): Promise<ForgetOutcome> {
+  const retired: Fact[] = [];
+  let sourcesRemoved = 0;
+  const subjects = new Set<string | null>();
+  for (const { fact, sources } of plan.strip) {
+    const stripped = await store.facts.update(guildId, fact.id, { sources: [...sources] }, { at });
+    if (!stripped) continue;
+    sourcesRemoved += fact.sources.length - sources.length;
+    if (!plan.retire.has(fact.id)) continue;
+    const done = await retireFact(store, stripped, at, FactHistoryKind.INVALIDATED, detail, null);
+    if (done) {
+      retired.push(done);
+      subjects.add(done.subjectId);
+    }
+  }
+  for (const subjectId of subjects) {
+    const digest = await store.governance.getDigest(guildId, subjectId);
+    if (digest && digest.text !== '')
+      await store.governance.putDigest({ guildId, subjectId, text: '', generatedAt: at, sourceFactCount: 0 });
+  }
+  return { retired, sourcesRemoved };
+}

@@ -1,0 +1,72 @@
+import type { Erasure } from '@permafrost/core';
+import type { MongoContext } from './mongo-context.js';
+import { docKey, requireId, requireString, validDate } from './mongo-keys.js';
+
+const padded = (generation: number) => String(generation).padStart(12, '0');
+
+/**
+ * The erasure log (see GovernanceStore.recordErasure). The counter is a guarded document, so
+ * concurrent purges in several processes still get distinct, increasing generations; the log
+ * row is inserted after the counter moved (an interrupted record leaves a gap, never a duplicate).
+ */
+export class MongoErasureLog {
+  readonly #ctx: MongoContext;
+
+  constructor(ctx: MongoContext) {
+    this.#ctx = ctx;
+  }
+
+  async record(input: {
+    readonly guildId: string;
+    readonly userId: string | null;
+    readonly messageId: string | null;
+    readonly at: Date;
+  }): Promise<number> {
+    await this.#ctx.enter();
+    const g = requireId(input.guildId, 'guildId');
+    const userId = input.userId === null ? null : requireId(input.userId, 'userId');
+    const messageId = input.messageId === null ? null : requireId(input.messageId, 'messageId');
+    const at = validDate(input.at, 'at');
+    const outcome = await this.#ctx.guard.mutate(this.#ctx.c.erasureCounters, docKey(g), (current) => ({
+      _id: docKey(g),
+      ep: current?.ep ?? '',
+      guildId: g,
+      generation: (current?.generation ?? 0) + 1,
+    }));
+    const generation = outcome.after?.generation ?? 1;
+    const id = docKey(g, padded(generation));
+    await this.#ctx.upsert(this.#ctx.c.erasures, id, { guildId: g, generation, userId, messageId, at });
+    return generation;
+  }
+
+  async since(guildId: string, generation: number): Promise<{ generation: number; erasures: Erasure[] }> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const counter = (await this.#ctx.readMany(this.#ctx.c.erasureCounters, [docKey(g)])).get(docKey(g));
+    const docs = await this.#ctx.c.erasures
+      .find(
+        { guildId: { $eq: g }, generation: { $gt: Number(generation) } },
+        { sort: { generation: 1 }, ...this.#ctx.opts() },
+      )
+      .toArray();
+    return {
+      generation: counter?.generation ?? 0,
+      erasures: docs.map((d) => ({
+        generation: d.generation,
+        userId: d.userId,
+        messageId: d.messageId,
+        at: d.at,
+      })),
+    };
+  }
+
+  async prune(before: Date): Promise<number> {
+    await this.#ctx.enter();
+    this.#ctx.wrote('erasures');
+    const r = await this.#ctx.c.erasures.deleteMany(
+      { at: { $lt: validDate(before, 'before') } },
+      this.#ctx.opts(),
+    );
+    return r.deletedCount;
+  }
+}
