@@ -17,6 +17,17 @@ describe('/memory: your own data', () => {
     expect(remembered.reply.content).toContain('Noted');
     const facts = await h.memory.facts.getAll({ guildId: G, subjectId: ids.bob });
     expect(facts.map((f) => [f.text, f.tier])).toEqual([['I am learning Portuguese', 'core']]);
+    // The command used the interaction id as its idempotency key: the same interaction handled
+    // again (a retry, a second bot instance) returns that fact instead of reinforcing it.
+    const replayed = await h.memory.facts.remember({
+      guildId: G,
+      subjectId: ids.bob,
+      text: 'I am learning Portuguese',
+      actorId: ids.bob,
+      speakerId: ids.bob,
+      idempotencyKey: `discord-interaction:${remembered.handle.id}`,
+    });
+    expect([replayed.id, replayed.occurrences]).toEqual([facts[0]?.id, 1]);
 
     const alias = await run(h, ids.bob, 'alias', { name: 'Bobby Tables' });
     expect(alias.reply.content).toContain('Bobby Tables');

@@ -23,6 +23,8 @@ export const ErrorCode = {
   BUDGET_EXCEEDED: 'BUDGET_EXCEEDED',
   CLOSED: 'CLOSED',
   CONFLICT: 'CONFLICT',
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  BACKUP_UNSUPPORTED: 'BACKUP_UNSUPPORTED',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -50,5 +52,9 @@ export const errorHints: Readonly<Record<ErrorCode, string>> = {
   BUDGET_EXCEEDED: 'The guild reached its configured token ceiling for the period.',
   CLOSED: 'The memory instance was closed.',
   CONFLICT: 'A concurrent writer changed the record; retry.',
+  IDEMPOTENCY_KEY_REUSED:
+    'The idempotency key was already used with a different input; use a new key for a new request.',
+  BACKUP_UNSUPPORTED:
+    'This store cannot back itself up; use the backend tool (for MongoDB: mongodump/mongorestore, see docs/stores.md).',
   INTERNAL: 'An unexpected internal error; see `cause`.',
 };

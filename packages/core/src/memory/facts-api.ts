@@ -16,6 +16,7 @@ import {
 } from '../recall/fact-search.js';
 import type { RecallResult, RecallService } from '../recall/recall-types.js';
 import { normalizeText } from '../text/analyze.js';
+import { IdempotentCommand, inputHash } from './idempotency.js';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
 const id = z.string().min(1).max(128);
@@ -52,6 +53,11 @@ export const rememberSchema = z
       .default([]),
     /** Registers this name as a strong alias of the subject. */
     subjectUsername: z.string().max(64).optional(),
+    /**
+     * Makes the call idempotent (stored, so across restarts): the same key with the same input
+     * returns the fact the first call produced; with a different input it is refused.
+     */
+    idempotencyKey: z.string().min(1).max(128).optional(),
   })
   .strict();
 export type RememberInput = z.input<typeof rememberSchema>;
@@ -133,21 +139,35 @@ export function createFactsApi(deps: FactsApiDeps) {
         origin: 'manual',
         actorId: v.actorId,
       };
+      const command =
+        v.idempotencyKey === undefined
+          ? null
+          : new IdempotentCommand(store, v.guildId, v.idempotencyKey, inputHash(v));
+      const prior = await command?.replay();
+      if (prior) return prior;
       const at = clock.now();
       const existing = await store.facts.findByNormalizedText(
         v.guildId,
         v.subjectId,
         candidate.normalizedText,
       );
-      const fact = existing
-        ? await store.transaction(() => reinforceFact(deps, existing, candidate, at))
-        : await (async () => {
-            const [vector] = await deps.embedder.embed([text]);
-            const built = buildFact(candidate, v.guildId, deps.ids, at, deps.config.lifecycle);
-            return store.transaction(() =>
-              insertFact(store, built, candidate, vector as Float32Array, at, 'manual'),
+      // Embedded before the transaction: no model or network call runs inside one.
+      const vector = existing ? null : ((await deps.embedder.embed([text]))[0] as Float32Array);
+      const write = () =>
+        existing
+          ? reinforceFact(deps, existing, candidate, at)
+          : insertFact(
+              store,
+              buildFact(candidate, v.guildId, deps.ids, at, deps.config.lifecycle),
+              candidate,
+              vector as Float32Array,
+              at,
+              'manual',
             );
-          })();
+      const { fact, replayed } = command
+        ? await command.run(write)
+        : { fact: await store.transaction(write), replayed: false };
+      if (replayed) return fact;
       if (v.subjectUsername && v.subjectId) {
         const alias = normalizeAlias(v.subjectUsername);
         if (isValidAlias(alias))

@@ -15,6 +15,8 @@ export async function rememberCommand(ctx: SlashContext): Promise<void> {
       text,
       actorId: ctx.invokerId,
       speakerId: ctx.invokerId,
+      // A retried or twice-delivered interaction (two bot instances) writes the fact once.
+      idempotencyKey: `discord-interaction:${ctx.interaction.id}`,
     });
   } catch (error) {
     if (MemoryError.is(error, ErrorCode.SUBJECT_NOT_ALLOWED))
