@@ -1,5 +1,6 @@
 import { type RosterEntry, SERVER_TOKEN } from '../extraction/extraction-contract.js';
 import type { StoredMessage } from '../model/message.js';
+import { normalizeName } from '../text/untrusted.js';
 
 /**
  * Roster tokens for one batch: the model sees `p0…pN` and `server`, never a platform id.
@@ -9,10 +10,12 @@ export class Roster {
   readonly #byToken = new Map<string, RosterEntry & { readonly userId: string }>();
   readonly #byUser = new Map<string, string>();
 
-  add(userId: string, name: string, role: RosterEntry['role']): string {
+  /** Adds a member under their name as shown (normalised: no invisible characters, one line). */
+  add(userId: string, rawName: string, role: RosterEntry['role']): string {
     const existing = this.#byUser.get(userId);
     if (existing) return existing;
     const token = `p${this.#byToken.size}`;
+    const name = normalizeName(rawName) || `member ${this.#byToken.size}`;
     this.#byToken.set(token, { token, name, role, userId });
     this.#byUser.set(userId, token);
     return token;
@@ -53,6 +56,6 @@ export function authorName(
   m: Pick<StoredMessage, 'authorDisplayName' | 'authorUsername'>,
   fallback: string,
 ): string {
-  const name = m.authorDisplayName.trim() || m.authorUsername.trim();
+  const name = normalizeName(m.authorDisplayName) || normalizeName(m.authorUsername);
   return name.length > 0 && !/^\d{9,}$/.test(name) ? name : fallback;
 }

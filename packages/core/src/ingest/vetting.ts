@@ -4,6 +4,8 @@ import { SourceRole } from '../model/enums.js';
 import type { SourceRef } from '../model/fact.js';
 import type { StoredMessage } from '../model/message.js';
 import { normalizeText } from '../text/analyze.js';
+import { normalizeName } from '../text/untrusted.js';
+import { decideAttribution } from './attribution.js';
 import type { BatchContext } from './batch-context.js';
 import type { Candidate, CandidateRelation, RelationEnd } from './candidate.js';
 import { messageUrl } from './deps.js';
@@ -15,6 +17,11 @@ export interface VettingResult {
   readonly rejected: Record<string, number>;
 }
 
+/** Fact text as stored: no control, zero-width, bidi or format characters, one line. */
+function cleanFactText(text: string): string {
+  return normalizeName(text);
+}
+
 function sourcesFor(op: ProposedFact, ctx: BatchContext): { refs: SourceRef[]; cited: StoredMessage[] } {
   const indexes = [...new Set(op.sourceMessageIndexes)].filter((i) => ctx.byIndex.has(i));
   const cited = (indexes.length > 0 ? indexes : [1])
@@ -24,7 +31,7 @@ function sourcesFor(op: ProposedFact, ctx: BatchContext): { refs: SourceRef[]; c
     messageId: m.messageId,
     channelId: m.channelId,
     authorId: m.authorId,
-    authorName: ctx.roster.nameOfUser(m.authorId) ?? (m.authorDisplayName || m.authorUsername),
+    authorName: ctx.roster.nameOfUser(m.authorId) ?? normalizeName(m.authorDisplayName || m.authorUsername),
     snippet: m.content.slice(0, 280),
     url: messageUrl(m.guildId, m.channelId, m.messageId),
     role: i === 0 ? SourceRole.PRIMARY : SourceRole.SUPPORTING,
@@ -44,7 +51,8 @@ function end(
     if (typeof user === 'string') return { kind: 'user', userId: user };
     if (user === undefined) return null;
   }
-  if (entity && entity.trim().length > 0) return { kind: 'entity', name: entity.trim().slice(0, 64) };
+  const name = entity ? normalizeName(entity) : '';
+  if (name.length > 0) return { kind: 'entity', name: name.slice(0, 64) };
   return fallbackUser ? { kind: 'user', userId: fallbackUser } : null;
 }
 
@@ -65,6 +73,7 @@ export function vetOperations(
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   const ops = output.operations;
+  const mayVouch = (userId: string) => ctx.roster.tokenOf(userId) !== undefined && !ctx.blocked.has(userId);
   const limit = config.maxCandidatesPerBatch * Math.max(1, ctx.batches);
   if (ops.length > limit) rejected['over_candidate_limit'] = ops.length - limit;
   for (const op of ops.slice(0, limit)) {
@@ -86,12 +95,19 @@ export function vetOperations(
       }
       speaker = s === subject ? null : s;
     }
-    if ((subject !== null && ctx.blocked.has(subject)) || (speaker !== null && ctx.blocked.has(speaker))) {
+    if (subject !== null && ctx.blocked.has(subject)) {
       reject('subject_not_allowed');
       continue;
     }
-    const text = ctx.roster.bindNames(op.text.trim());
     const { refs, cited } = sourcesFor(op, ctx);
+    // Who said it comes from the authors of the cited messages, whatever the model claims.
+    const attribution = decideAttribution(subject, speaker, cited, mayVouch);
+    if (!attribution.ok) {
+      reject(attribution.reason);
+      continue;
+    }
+    speaker = attribution.speakerId;
+    const text = cleanFactText(ctx.roster.bindNames(op.text));
     const citedText = cited.map((m) => m.content);
     const verdict = [
       hygieneGate(text),
@@ -133,7 +149,7 @@ export function vetOperations(
       sources: refs,
       relatedUserIds: [...mentioned],
       entities: op.entities
-        .map((e) => ({ name: e.name.trim(), kind: e.kind }))
+        .map((e) => ({ name: normalizeName(e.name), kind: e.kind }))
         .filter((e) => e.name.length > 0),
       relations,
       origin: 'extraction',

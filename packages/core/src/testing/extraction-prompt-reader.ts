@@ -1,7 +1,8 @@
 /**
- * Reads an extraction prompt the way a scripted model does in tests: the roster (`pX = Name`,
- * the batch author marked) and the numbered `[msg:N] Name (pX): content` lines. It mirrors
- * `renderExtractionPrompt`; a round-trip test keeps the two in step.
+ * Reads an extraction prompt the way a scripted model does in tests: the roster (`pX = "Name"`,
+ * the batch author marked) and the numbered `[msg:N] "Name" (pX): "content"` lines, names and
+ * contents being JSON string literals. It mirrors `renderExtractionPrompt`; a round-trip test
+ * keeps the two in step.
  */
 export interface PromptLine {
   readonly index: number;
@@ -19,18 +20,30 @@ export interface ReadPrompt {
   readonly author: string | null;
 }
 
+/** One JSON string literal. */
+const JSON_STRING = '"(?:[^"\\\\\\n]|\\\\.)*"';
+const ROSTER_LINE = new RegExp(`^(p\\d+) = (${JSON_STRING})( \\(author of this batch\\))?$`, 'gm');
+const MESSAGE_LINE = new RegExp(
+  `^\\[msg:(\\d+)\\] (${JSON_STRING}) \\((p\\d+|unknown)\\)(?: replying to \\[msg:\\d+\\])?: (${JSON_STRING})$`,
+  'gm',
+);
+const unquote = (literal: string): string => JSON.parse(literal) as string;
+
 export function readExtractionPrompt(text: string): ReadPrompt {
   const roster = new Map<string, string>();
   let author: string | null = null;
-  for (const m of text.matchAll(/^(p\d+) = (.+?)( \(author of this batch\))?$/gm)) {
-    roster.set((m[2] as string).trim(), m[1] as string);
+  for (const m of text.matchAll(ROSTER_LINE)) {
+    roster.set(unquote(m[2] as string), m[1] as string);
     if (m[3]) author = m[1] as string;
   }
   const lines: PromptLine[] = [];
-  for (const m of text.matchAll(
-    /^\[msg:(\d+)\] (.+?) \((p\d+|unknown)\)(?: replying to \[msg:\d+\])?: (.*)$/gm,
-  ))
-    lines.push({ index: Number(m[1]), name: m[2] as string, token: m[3] as string, content: m[4] as string });
+  for (const m of text.matchAll(MESSAGE_LINE))
+    lines.push({
+      index: Number(m[1]),
+      name: unquote(m[2] as string),
+      token: m[3] as string,
+      content: unquote(m[4] as string),
+    });
   const scope = /Record only facts about the community as a whole/.test(text) ? 'community' : 'member';
   return { scope, lines, roster, author };
 }

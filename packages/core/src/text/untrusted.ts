@@ -6,7 +6,8 @@
  * - `normalizeName`: `stripInvisible` + one line, collapsed spaces (every name that is compared,
  *   stored as an alias or printed);
  * - `inlineUntrusted`: `stripInvisible` + one line + block syntax neutralised (`[mem:N]`,
- *   `[msg:N]`, `<tag>`), for every member-controlled string printed in the memory block.
+ *   `[msg:N]`, `<tag>`), for every member-controlled string printed in the memory block;
+ * - `quoteUntrusted`: a JSON string literal, for every member-controlled field of a prompt.
  */
 
 /** Controls (Cc), format characters (Cf: zero-width, bidi, tags), the grapheme joiner, blank Hangul fillers, variation selectors. */
@@ -48,4 +49,13 @@ export function inlineUntrusted(text: string): string {
   return normalizeName(text)
     .replace(MEM_TAG, (_m, kind: string, n: string) => `(${kind.toLowerCase()} ${n.trim()})`)
     .replace(TAG_LIKE, (_m, slash: string, body: string) => `‹${slash}${body}›`);
+}
+
+/**
+ * A member-controlled string as one JSON string literal for a prompt line: quotes, backslashes and
+ * line breaks escaped, invisible characters removed, so it can neither end its field nor start a
+ * line of its own.
+ */
+export function quoteUntrusted(text: string): string {
+  return JSON.stringify(stripInvisible(text));
 }

@@ -18,7 +18,7 @@ describe('extraction pipeline', () => {
     const [call] = h.llm.callsFor('extraction');
     const prompt = JSON.stringify(call?.messages);
     expect(prompt).not.toContain(ALICE);
-    expect(prompt).toContain('p0 = Alice');
+    expect(call?.messages.find((m) => m.role === 'user')?.content).toContain('p0 = "Alice"');
     expect(prompt).toContain('[msg:1]');
     const [fact] = await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
     expect(fact).toMatchObject({
