@@ -1,4 +1,5 @@
 import type { ScoredFact } from '../recall/recall-types.js';
+import { inlineUntrusted } from '../text/untrusted.js';
 import { buildCitation, MAX_FACT_CHARS, truncate } from './citations.js';
 import type { Citation } from './prompt-context-types.js';
 
@@ -30,7 +31,20 @@ const HEADER = [
 ].join('\n');
 const GUIDE = 'When you rely on a note, you may echo its tag, e.g. [mem:1].';
 
-function sectionHead(s: BlockSection): string[] {
+/** A trailing "(according to X)" a model or an older extractor wrote into the text: the block prints its own. */
+const STORED_LABEL = /\s*\(according to [^()]{0,80}\)\s*$/i;
+
+/** Fact text for one block line: member-controlled, so neutralised; no stored hearsay label. */
+function factLine(text: string): string {
+  return truncate(inlineUntrusted(text.replace(STORED_LABEL, '')), MAX_FACT_CHARS);
+}
+
+function sectionHead(section: BlockSection): string[] {
+  const s = {
+    ...section,
+    name: section.name === null ? null : inlineUntrusted(section.name) || null,
+    otherNames: section.otherNames.map(inlineUntrusted).filter((n) => n.length > 0),
+  };
   if (s.kind === 'server') return ['', 'SERVER COMMUNITY FACTS:'];
   const lines =
     s.kind === 'asker'
@@ -49,7 +63,8 @@ function sectionHead(s: BlockSection): string[] {
  * Renders the sections under a character budget. Headers always fit first; a section whose head
  * does not fit is skipped; then its digest and fact lines are added while they fit. Sections with
  * neither facts nor digest are left out. Every fact line carries `[mem:N]` (block order); third-
- * party facts say whom they come from.
+ * party facts say whom they come from. Every member-controlled string (names, fact text, digests)
+ * is printed through `inlineUntrusted`: one line, no invisible characters, no `[mem:N]` or tags.
  */
 export function buildInjectionBlock(
   sections: readonly BlockSection[],
@@ -74,7 +89,7 @@ export function buildInjectionBlock(
     const body: string[] = [];
     let bodyUsed = 0;
     if (s.digest) {
-      const line = `Summary: ${truncate(s.digest, MAX_DIGEST_CHARS)}`;
+      const line = `Summary: ${truncate(inlineUntrusted(s.digest), MAX_DIGEST_CHARS)}`;
       if (used + len(head) + line.length + 1 <= budget) {
         body.push(line);
         bodyUsed += line.length + 1;
@@ -82,8 +97,9 @@ export function buildInjectionBlock(
     }
     for (const item of s.facts) {
       const index = citations.length + 1;
-      const speaker = speakerName(item);
-      const line = `- [mem:${index}] ${truncate(item.fact.text, MAX_FACT_CHARS)}${speaker ? ` (according to ${speaker})` : ''}`;
+      const named = speakerName(item);
+      const speaker = named === null ? '' : inlineUntrusted(named);
+      const line = `- [mem:${index}] ${factLine(item.fact.text)}${speaker ? ` (according to ${speaker})` : ''}`;
       if (used + len(head) + bodyUsed + line.length + 1 > budget) {
         trimmed = true;
         continue;

@@ -11,6 +11,7 @@ import type { RecallResult, RecallService, ScoredFact } from '../recall/recall-t
 import { applyCitations } from './citations.js';
 import { cite } from './cite.js';
 import { type BlockSection, buildInjectionBlock, CHARS_PER_TOKEN } from './injection-block.js';
+import { type MemberLabel, memberLabels } from './member-labels.js';
 import { discoveryPairs, resolveParticipants } from './participants.js';
 import type { Citation, PromptContext } from './prompt-context-types.js';
 
@@ -151,22 +152,11 @@ async function build(
   ]);
   for (const w of [...subjects.warnings, ...server.warnings])
     if (w !== RecallWarning.BUDGET_TRIMMED) warnings.add(w);
-  const names = new Map<string, { name: string | null; others: string[] }>();
+  const labelOf = memberLabels(deps.store, deps.identity, q.guildId);
+  const labels = new Map<string, MemberLabel>();
   const nameOf = async (userId: string) => {
-    let n = names.get(userId);
-    if (!n) {
-      // The name as the member last wrote it (case kept) is the best label; aliases are normalized.
-      const [aliases, latest] = await Promise.all([
-        deps.identity.aliasesOf({ guildId: q.guildId, userId }),
-        deps.store.conversation.authorHistory(q.guildId, userId, 1),
-      ]);
-      const distinct = [...new Set(aliases.map((a) => a.alias))];
-      const shown = (latest[0]?.authorDisplayName || latest[0]?.authorUsername || '').trim();
-      const name = shown.length > 0 ? shown : (distinct[0] ?? null);
-      const lower = name?.toLowerCase();
-      n = { name, others: distinct.filter((a) => a !== lower).slice(0, 4) };
-      names.set(userId, n);
-    }
+    const n = await labelOf(userId);
+    labels.set(userId, n);
     return n;
   };
   const digest = async (subjectId: string | null) =>
@@ -176,7 +166,7 @@ async function build(
     const facts = subjects.facts.filter((f) => f.fact.subjectId === person);
     const [n, d] = await Promise.all([nameOf(person), digest(person)]);
     const kind = person === q.askerId ? 'asker' : 'user';
-    sections.push({ kind, subjectId: person, name: n.name, otherNames: n.others, digest: d, facts });
+    sections.push({ kind, subjectId: person, name: n.label, otherNames: n.others, digest: d, facts });
   }
   sections.push({
     kind: 'server',
@@ -194,7 +184,7 @@ async function build(
     const a = f.fact.attribution;
     if (a.speakerId === null || a.speakerId === f.fact.subjectId)
       return a.type === 'third_party' ? (a.speakerName ?? 'another member') : null;
-    return names.get(a.speakerId)?.name ?? a.speakerName ?? 'another member';
+    return labels.get(a.speakerId)?.label ?? a.speakerName ?? 'another member';
   };
   const block = buildInjectionBlock(sections, q.tokenBudget ?? r.defaultTokenBudget, speakerName);
   if (block.trimmed) warnings.add(RecallWarning.BUDGET_TRIMMED);

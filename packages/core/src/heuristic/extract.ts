@@ -76,7 +76,7 @@ function extractMessage(message: ExtractionMessage, input: ExtractionInput): Pro
   const ctx: SubjectContext = { author, others, addressee };
   const out: ProposedFact[] = [];
   const emit = (d: Draft, subject: ClauseSubject | null, hedged: boolean): void => {
-    const op = toOperation(d, subject, author, hedged, message, input.roster);
+    const op = toOperation(d, subject, hedged, message, input.roster);
     if (op !== null) out.push(op);
   };
 
@@ -150,14 +150,13 @@ function withoutVocative(sentence: string, others: readonly RosterEntry[]): stri
 function toOperation(
   d: Draft,
   subject: ClauseSubject | null,
-  author: RosterEntry,
   hedged: boolean,
   message: ExtractionMessage,
   roster: readonly RosterEntry[],
 ): ProposedFact | null {
   const thirdParty = subject?.thirdParty === true;
-  const texts = thirdParty ? d.texts.map((t) => `${t} (according to ${author.name})`) : d.texts;
-  const text = pickText(texts, message.content);
+  // Who said it is the speaker (set by the caller) and printed by the memory block, never in the text.
+  const text = pickText(d.texts, message.content);
   if (text === null) return null;
   let confidence = d.confidence - (hedged ? HEDGE_PENALTY : 0);
   if (thirdParty) confidence = Math.min(confidence, THIRD_PARTY_MAX_CONFIDENCE - (hedged ? 0.1 : 0));
