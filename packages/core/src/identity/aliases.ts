@@ -1,10 +1,13 @@
 import { AliasSource, aliasSourceRank } from '../model/enums.js';
+import { normalizeName } from '../text/untrusted.js';
 
-const WS = /\s+/g;
-
-/** Lowercase, NFKC, whitespace-collapsed; leading @ removed. */
+/**
+ * Lowercase, NFKC, no zero-width / bidi / control / format characters, whitespace-collapsed;
+ * leading @ removed. "Bob", "ｂｏｂ" and "Bob" + U+200B are one name (so they collide, and a
+ * lookalike is never a different, unflagged name).
+ */
 export function normalizeAlias(name: string): string {
-  return name.normalize('NFKC').toLowerCase().replace(WS, ' ').trim().replace(/^@+/, '');
+  return normalizeName(name).toLowerCase().replace(/^@+/, '').trim();
 }
 
 const SNOWFLAKE = /^\d{15,25}$/;
