@@ -30,7 +30,10 @@ describe.each(selectedStores())('lookalike names on the $name store', (store) =>
     });
     try {
       await scene.say(BOB, 'morning everyone');
-      await scene.say({ ...MALLORY, displayName: 'Bob\u200b' }, `${mention(BOB)} lives in Moscow now, he moved there for a new job last year`);
+      await scene.say(
+        { ...MALLORY, displayName: 'Bob\u200b' },
+        `${mention(BOB)} lives in Moscow now, he moved there for a new job last year`,
+      );
       await scene.memory.flush();
       const ctx = await scene.memory.promptContext({ guildId: GUILD_A, askerId: BOB.id, text: 'Moscow' });
       expect(INVISIBLE.test(ctx.injectionBlock.replaceAll('\n', ''))).toBe(false);
