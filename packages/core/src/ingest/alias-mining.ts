@@ -1,44 +1,12 @@
 import { isValidAlias, normalizeAlias } from '../identity/aliases.js';
+import { findSelfNamings, parseStatedName } from '../identity/self-naming.js';
 import { AliasSource } from '../model/enums.js';
 
-const NAME = "([\\p{L}][\\p{L}\\p{N}'.-]*(?: [\\p{L}][\\p{L}\\p{N}'.-]*)?)";
-const SELF_NAMING: readonly { readonly re: RegExp; readonly weight: number }[] = [
-  { re: new RegExp(`\\bmy (?:real |full |first )?name(?:'s| is) ${NAME}`, 'iu'), weight: 0.88 },
-  { re: new RegExp(`\\bcall me ${NAME}`, 'iu'), weight: 0.86 },
-  { re: new RegExp(`\\bi go by ${NAME}`, 'iu'), weight: 0.85 },
-];
-const TRAILING = new Set([
-  'and',
-  'but',
-  'or',
-  'so',
-  'the',
-  'a',
-  'an',
-  'is',
-  'it',
-  'to',
-  'too',
-  'also',
-  'then',
-  'btw',
-  'lol',
-  'please',
-  'pls',
-  'from',
-  'now',
-  'here',
-]);
-/** "my brother's name is X", "my dog is called X", "someone named X": the name is not the speaker's. */
-const THIRD_PARTY =
-  /\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|mom|mother|dad|father|cousin|uncle|aunt|grandma|grandpa|friend|roommate|boss|wife|husband|partner|son|daughter|kid|dog|cat|pet|bird|horse|fish|teacher|coworker|colleague|neighbou?r|boyfriend|girlfriend)(?:'s)?\s+name\b|\b\w+'s (?:real |full |first |last )?name\b|\bsomeone named\b|\bdon'?t call me\b/i;
+const WEIGHT = { name: 0.88, nickname: 0.86 } as const;
 
-function cleanName(raw: string): string | null {
-  const words = raw.trim().split(/\s+/);
-  if (words.length > 1 && TRAILING.has((words[1] as string).toLowerCase())) words.pop();
-  const name = words.join(' ').replace(/[.'-]+$/, '');
+function asAlias(name: string): string | null {
   const alias = normalizeAlias(name);
-  return isValidAlias(alias) && !TRAILING.has(alias) ? alias : null;
+  return isValidAlias(alias) ? alias : null;
 }
 
 export interface MinedAlias {
@@ -53,14 +21,13 @@ export interface MinedAlias {
  * never bound to the speaker.
  */
 export function mineSelfAliases(content: string): MinedAlias[] {
-  if (THIRD_PARTY.test(content)) return [];
   const out: MinedAlias[] = [];
-  for (const { re, weight } of SELF_NAMING) {
-    const match = re.exec(content);
-    const alias = match?.[1] ? cleanName(match[1]) : null;
-    if (alias && !out.some((a) => a.alias === alias))
-      out.push({ alias, source: AliasSource.REAL_NAME, weight });
-  }
+  for (const line of content.split('\n'))
+    for (const stated of findSelfNamings(line)) {
+      const alias = asAlias(stated.name);
+      if (alias && !out.some((a) => a.alias === alias))
+        out.push({ alias, source: AliasSource.REAL_NAME, weight: WEIGHT[stated.kind] });
+    }
   return out;
 }
 
@@ -73,11 +40,12 @@ export function mineFactAlias(text: string, subjectName: string): MinedAlias | n
   if (subject.length < 2) return null;
   const escaped = subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const re = new RegExp(
-    `^${escaped}(?:'s (?:real |full |first )?name is| goes by| is called| prefers to be called) ${NAME}`,
+    `^${escaped}(?:'s (?:real |full |first )?name is| goes by(?: the name)?| is called| is named| prefers to be called) (.+)`,
     'iu',
   );
   const match = re.exec(text.trim());
-  const alias = match?.[1] ? cleanName(match[1]) : null;
+  const stated = match?.[1] ? parseStatedName(match[1]) : null;
+  const alias = stated ? asAlias(stated) : null;
   return alias && alias !== normalizeAlias(subject)
     ? { alias, source: AliasSource.REAL_NAME, weight: 0.85 }
     : null;

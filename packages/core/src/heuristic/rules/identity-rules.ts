@@ -1,134 +1,21 @@
 /** Names, pronouns, birthdays, allergies and diets. */
+import { findSelfNamings } from '../../identity/self-naming.js';
 import { cleanObject, entityName, fronted, titleCase } from '../phrase-utils.js';
 import { birthdayPhrase } from '../relative-dates.js';
 import { type Clause, type Draft, draft, type Rule } from '../rule-types.js';
 
-/** 1–2 name tokens; the second is dropped when it is a function word (as icelake's alias miner). */
-const NAME_TOKEN = "[a-z][a-z0-9'.-]*";
-const TRAILING_FUNCTION = new Set([
-  'and',
-  'but',
-  'or',
-  'so',
-  'the',
-  'a',
-  'an',
-  'is',
-  'it',
-  'to',
-  'too',
-  'also',
-  'then',
-  'btw',
-  'lol',
-  'haha',
-  'by',
-  'here',
-  'now',
-  'on',
-  'in',
-  'at',
-  'please',
-  'thanks',
-  'from',
-  'if',
-  'when',
-  'because',
-  'though',
-  'tho',
-]);
-const NOT_A_NAME = new Set([
-  'not',
-  'a',
-  'an',
-  'the',
-  'just',
-  'actually',
-  'literally',
-  'also',
-  'maybe',
-  'whatever',
-  'anything',
-  'anytime',
-  'later',
-  'back',
-  'crazy',
-  'what',
-  'that',
-  'this',
-  'it',
-  'you',
-  'me',
-  'him',
-  'her',
-  'them',
-  'bro',
-  'dude',
-  'sir',
-  'maam',
-  'tomorrow',
-  'tonight',
-  'now',
-  'when',
-  'out',
-  'up',
-  'names',
-  'something',
-  'nothing',
-  'kinda',
-  'like',
-  'old',
-  'lazy',
-  'stupid',
-  'dumb',
-  'weird',
-  'pronouns',
-  'he',
-  'she',
-  'they',
-  'his',
-  'hers',
-  'theirs',
-]);
-
-function parseName(raw: string): string | null {
-  const m = new RegExp(`^(${NAME_TOKEN})(?: (${NAME_TOKEN}))?`, 'i').exec(raw.trim());
-  if (m === null) return null;
-  const first = (m[1] ?? '').replace(/[.'-]+$/, '');
-  if (first.length < 2 || NOT_A_NAME.has(first.toLowerCase())) return null;
-  const second = m[2]?.replace(/[.'-]+$/, '');
-  const rest = raw.trim().slice(m[0].length).trim();
-  const keepSecond =
-    second !== undefined &&
-    second.length > 1 &&
-    !TRAILING_FUNCTION.has(second.toLowerCase()) &&
-    !NOT_A_NAME.has(second.toLowerCase()) &&
-    rest.length === 0;
-  return titleCase(keepSecond ? `${first} ${second}` : first);
-}
-
-const MY_NAME = /^my (?:real |full |first |actual |legal |given )?name is (.+)$/i;
-const CALL_ME = /^(?:you can |u can |just |please |everyone |y'all can |feel free to )*call me (.+)$/i;
-const GO_BY = /^i (?:usually |mostly |also |now )?go by (.+)$/i;
-
 const name: Rule = {
   id: 'name',
   match(c: Clause, { name: who }): Draft | null {
-    if (/\bpronouns?\b/i.test(c.text)) return null;
-    const mine = MY_NAME.exec(c.text);
-    if (mine !== null) {
-      const n = parseName(mine[1] ?? '');
-      if (n === null) return null;
+    const [stated] = findSelfNamings(c.text, { anchored: true });
+    if (stated === undefined) return null;
+    const n = titleCase(stated.name);
+    if (stated.kind === 'name')
       return draft(
         [`${who}'s name is ${n}`, `${who} is named ${n}`, `${n} is the name of ${who}`],
         'personal',
         0.9,
       );
-    }
-    const call = CALL_ME.exec(c.text) ?? GO_BY.exec(c.text);
-    if (call === null) return null;
-    const n = parseName(call[1] ?? '');
-    if (n === null) return null;
     return draft(
       [
         `${who} prefers to be called ${n}`,
