@@ -8,6 +8,7 @@ import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { RecallSession } from '../recall/recall-session.js';
 import type { RecallResult, RecallService, ScoredFact } from '../recall/recall-types.js';
+import { checkInput, idField as id, userIdField } from '../validation/index.js';
 import { applyCitations } from './citations.js';
 import { cite } from './cite.js';
 import { type BlockSection, buildInjectionBlock, CHARS_PER_TOKEN } from './injection-block.js';
@@ -26,11 +27,10 @@ export interface PromptContextDeps {
   readonly logger?: Logger;
 }
 
-const id = z.string().min(1).max(128);
 export const promptContextSchema = z
   .object({
     guildId: id,
-    askerId: id,
+    askerId: userIdField,
     text: z
       .string()
       .max(100_000)
@@ -83,8 +83,8 @@ export function createPromptContextService(deps: PromptContextDeps): PromptConte
   const isBot = (u: string) => deps.isBot?.(u) === true;
   return {
     async promptContext(input) {
-      const parsed = promptContextSchema.safeParse(input);
-      if (!parsed.success)
+      const parsed = checkInput(promptContextSchema, input, 'promptContext');
+      if (!parsed.ok)
         return contextOf(emptyBlock, { resolutions: [], warnings: [RecallWarning.QUERY_INVALID] }, deps);
       const q = parsed.data;
       try {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ErrorCode, MemoryError } from '../errors/index.js';
 import { MessageKind, MessageStatus } from '../model/enums.js';
 import { MAX_CONTENT_CHARS, type StoredMessage } from '../model/message.js';
 import type { Clock, IdGen } from '../ports/clock.js';
 import type { ChannelStats } from '../ports/conversation-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { countField, idField as id, MAX_TEXT_CHARS, parseInput, userIdField } from '../validation/index.js';
 import type { HotTier } from './hot-tier.js';
 import { type ConversationMessage, toConversationMessage } from './message-view.js';
 
@@ -15,34 +15,40 @@ export interface SessionEntry {
 }
 
 const ROLES = new Set(['system', 'user', 'assistant']);
-const id = z.string().min(1).max(128);
 const sessionGuild = (sessionId: string) => `session:${sessionId}`;
-
-function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const r = schema.safeParse(input);
-  if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => ({
-    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    code: i.code,
-    message: i.message,
-  }));
-  throw new MemoryError(
-    ErrorCode.SCHEMA_INVALID,
-    `invalid input at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`,
-    { issues },
-  );
-}
 
 const replySchema = z
   .object({
     guildId: id,
     channelId: id,
-    content: z.string().min(1),
+    content: z.string().min(1).max(MAX_TEXT_CHARS),
     messageId: id.optional(),
-    botId: id.optional(),
+    botId: userIdField.optional(),
     replyToMessageId: id.optional(),
   })
   .strict();
+const threadSchema = z
+  .object({ guildId: id, channelId: id, limit: countField(1000).optional(), beforeMessageId: id.optional() })
+  .strict();
+const authorSchema = z
+  .object({ guildId: id, authorId: userIdField, limit: countField(1000).optional() })
+  .strict();
+const channelSchema = z.object({ guildId: id, channelId: id }).strict();
+const appendSchema = z
+  .object({
+    sessionId: id,
+    role: z.enum(['system', 'user', 'assistant']),
+    content: z.string().max(MAX_TEXT_CHARS),
+  })
+  .strict();
+const sessionArgs = z.tuple([
+  id,
+  z
+    .object({ limit: countField(10_000).optional() })
+    .strict()
+    .optional(),
+]);
+const clearArgs = z.tuple([id]);
 
 export interface ConversationDeps {
   readonly store: MemoryStore;
@@ -64,6 +70,7 @@ export function createConversationApi(deps: ConversationDeps) {
       limit?: number;
       beforeMessageId?: string;
     }): Promise<ConversationMessage[]> {
+      parseInput(threadSchema, input, 'conversation.threadHistory');
       const rows = await store.conversation.channelHistory(input.guildId, input.channelId, {
         limit: Math.min(Math.max(1, input.limit ?? 20), 1000),
         ...(input.beforeMessageId !== undefined ? { beforeMessageId: input.beforeMessageId } : {}),
@@ -77,6 +84,7 @@ export function createConversationApi(deps: ConversationDeps) {
       authorId: string;
       limit?: number;
     }): Promise<ConversationMessage[]> {
+      parseInput(authorSchema, input, 'conversation.authorHistory');
       const rows = await store.conversation.authorHistory(
         input.guildId,
         input.authorId,
@@ -86,12 +94,13 @@ export function createConversationApi(deps: ConversationDeps) {
     },
 
     async channelStats(input: { guildId: string; channelId: string }): Promise<ChannelStats> {
+      parseInput(channelSchema, input, 'conversation.channelStats');
       return store.conversation.channelStats(input.guildId, input.channelId);
     },
 
     /** Stores the bot's own reply in the channel history. Replies are never extracted. */
     async recordReply(input: z.input<typeof replySchema>): Promise<ConversationMessage> {
-      const v = parseInput(replySchema, input);
+      const v = parseInput(replySchema, input, 'conversation.recordReply');
       const now = deps.clock.now();
       const botId = v.botId ?? deps.botId() ?? 'bot';
       const row: StoredMessage = {
@@ -132,12 +141,7 @@ export function createConversationApi(deps: ConversationDeps) {
       role: 'system' | 'user' | 'assistant';
       content: string;
     }): Promise<SessionEntry> {
-      const v = parseInput(
-        z
-          .object({ sessionId: id, role: z.enum(['system', 'user', 'assistant']), content: z.string() })
-          .strict(),
-        input,
-      );
+      const v = parseInput(appendSchema, input, 'conversation.append');
       const now = deps.clock.now();
       await store.queue.enqueue(
         {
@@ -174,6 +178,7 @@ export function createConversationApi(deps: ConversationDeps) {
 
     /** The last `limit` (50) entries of a session, oldest first; unreadable rows are skipped. */
     async session(sessionId: string, options: { limit?: number } = {}): Promise<SessionEntry[]> {
+      parseInput(sessionArgs, [sessionId, options], 'conversation.session');
       const rows = await store.conversation.channelHistory(sessionGuild(sessionId), sessionId, {
         limit: Math.min(Math.max(1, options.limit ?? 50), 10_000),
       });
@@ -188,6 +193,7 @@ export function createConversationApi(deps: ConversationDeps) {
     },
 
     async clear(sessionId: string): Promise<number> {
+      parseInput(clearArgs, [sessionId], 'conversation.clear');
       return store.conversation.trimChannel(sessionGuild(sessionId), sessionId, 0);
     },
   };

@@ -1,11 +1,28 @@
+import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { ActiveMode } from '../ports/conversation-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { idField as id, parseInput } from '../validation/index.js';
+
+const claimSchema = z
+  .object({ channelId: id, messageId: id, ttlSeconds: z.number().int().min(1).max(86_400).optional() })
+  .strict();
+const releaseSchema = z.object({ channelId: id, messageId: id }).strict();
+const modeKeySchema = z.object({ guildId: id, channelId: id }).strict();
+const persistSchema = z.object({ guildId: id, channelId: id, mode: z.string().min(1).max(64) }).strict();
+const listSchema = z
+  .object({
+    activeWithinMinutes: z.number().min(0).max(525_600).optional(),
+    allInstances: z.boolean().optional(),
+  })
+  .strict()
+  .optional();
 
 /** `memory.claims`: exactly one bot instance answers a message; expired claims can be retaken. */
 export function createClaimsApi(deps: { store: MemoryStore; clock: Clock; instanceId: string }) {
   return {
     async tryClaim(input: { channelId: string; messageId: string; ttlSeconds?: number }): Promise<boolean> {
+      parseInput(claimSchema, input, 'claims.tryClaim');
       return deps.store.conversation.tryClaim({
         channelId: input.channelId,
         messageId: input.messageId,
@@ -15,6 +32,7 @@ export function createClaimsApi(deps: { store: MemoryStore; clock: Clock; instan
       });
     },
     async release(input: { channelId: string; messageId: string }): Promise<boolean> {
+      parseInput(releaseSchema, input, 'claims.release');
       return deps.store.conversation.releaseClaim({
         channelId: input.channelId,
         messageId: input.messageId,
@@ -33,19 +51,23 @@ export function createActiveModesApi(deps: { store: MemoryStore; clock: Clock; i
   });
   return {
     async persist(input: { guildId: string; channelId: string; mode: string }): Promise<ActiveMode> {
+      parseInput(persistSchema, input, 'activeModes.persist');
       const now = deps.clock.now();
       const mode: ActiveMode = { ...key(input), mode: input.mode, startedAt: now, lastActiveAt: now };
       await deps.store.conversation.upsertMode(mode);
       return mode;
     },
     async touch(input: { guildId: string; channelId: string }): Promise<boolean> {
+      parseInput(modeKeySchema, input, 'activeModes.touch');
       return deps.store.conversation.touchMode(key(input), deps.clock.now());
     },
     async remove(input: { guildId: string; channelId: string }): Promise<boolean> {
+      parseInput(modeKeySchema, input, 'activeModes.remove');
       return deps.store.conversation.removeMode(key(input));
     },
     /** Modes active in the last `activeWithinMinutes` (10); this instance's only unless `allInstances`. */
     async list(input: { activeWithinMinutes?: number; allInstances?: boolean } = {}): Promise<ActiveMode[]> {
+      parseInput(listSchema, input, 'activeModes.list');
       const since = new Date(deps.clock.now().getTime() - (input.activeWithinMinutes ?? 10) * 60_000);
       return deps.store.conversation.listModes({
         activeSince: since,

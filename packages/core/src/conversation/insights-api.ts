@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { effectiveRelationWeight } from '../graph/weights.js';
 import { normalizeAlias } from '../identity/aliases.js';
 import type { Polarity } from '../model/enums.js';
@@ -5,9 +6,27 @@ import type { StoredMessage } from '../model/message.js';
 import type { Clock } from '../ports/clock.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { indexTerms, tokenize } from '../text/analyze.js';
+import { countField, idField as id, parseInput, userIdField } from '../validation/index.js';
 
 const HOUR = 3_600_000;
 const MAX_WINDOW_MESSAGES = 50_000;
+
+const trendsSchema = z
+  .object({
+    guildId: id,
+    hours: z
+      .number()
+      .positive()
+      .max(24 * 366)
+      .optional(),
+    limit: countField(500).optional(),
+    minCount: countField(1_000_000).optional(),
+  })
+  .strict();
+const activitySchema = z.object({ guildId: id, days: z.number().positive().max(3660).optional() }).strict();
+const preferencesSchema = z
+  .object({ guildId: id, userId: userIdField, limit: countField(500).optional() })
+  .strict();
 
 export interface TopicTrend {
   readonly topic: string;
@@ -57,6 +76,7 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock }) {
       limit?: number;
       minCount?: number;
     }): Promise<TopicTrend[]> {
+      parseInput(trendsSchema, input, 'insights.topicTrends');
       const hours = input.hours ?? 24;
       const now = deps.clock.now().getTime();
       const windowStart = new Date(now - hours * HOUR);
@@ -112,6 +132,7 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock }) {
 
     /** Messages per UTC hour and weekday over the last `days` (30), with peak hours. */
     async activity(input: { guildId: string; days?: number }): Promise<ActivityPattern> {
+      parseInput(activitySchema, input, 'insights.activity');
       const since = new Date(deps.clock.now().getTime() - (input.days ?? 30) * 24 * HOUR);
       const rows = await messagesSince(deps.store, input.guildId, since);
       const byHour = new Array<number>(24).fill(0);
@@ -138,6 +159,7 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock }) {
 
     /** A member's stances from the graph: what they like or dislike, strongest first. */
     async preferences(input: { guildId: string; userId: string; limit?: number }): Promise<Preference[]> {
+      parseInput(preferencesSchema, input, 'insights.preferences');
       const now = deps.clock.now();
       const rels = await deps.store.graph.relationsOf(
         input.guildId,

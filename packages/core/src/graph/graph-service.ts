@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ErrorCode, MemoryError } from '../errors/index.js';
 import { NodeType, Polarity } from '../model/enums.js';
 import type { NodeRef } from '../model/graph.js';
 import type { Clock } from '../ports/clock.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { idField as id, parseInput, userIdField } from '../validation/index.js';
 import { findEntity } from './entity-lookup.js';
 import type { EntityUsers, NeighborInfo, SharedEntity, SimilarUser, StanceSummary } from './graph-types.js';
 import { collapsedEdges, type RelationEdge, walkGraph } from './graph-walk.js';
@@ -17,20 +17,21 @@ export interface GraphDeps {
   isBot?(userId: string): boolean;
 }
 
-const id = z.string().min(1).max(128);
 const limit = (def: number) => z.number().int().min(1).max(500).default(def);
-const pairSchema = z.object({ guildId: id, a: id, b: id }).strict();
-const userSchema = z.object({ guildId: id, userId: id, limit: limit(50) }).strict();
+const pairSchema = z.object({ guildId: id, a: userIdField, b: userIdField }).strict();
+const userSchema = z.object({ guildId: id, userId: userIdField, limit: limit(50) }).strict();
 const entitySchema = z
   .object({ guildId: id, entity: z.string().min(1).max(200), limit: limit(100) })
   .strict();
-const sharedSchema = z.object({ guildId: id, a: id, b: id, limit: limit(10) }).strict();
-const sharedNSchema = z.object({ guildId: id, userIds: z.array(id).max(25), limit: limit(10) }).strict();
-const similarSchema = z.object({ guildId: id, userId: id, limit: limit(10) }).strict();
+const sharedSchema = z.object({ guildId: id, a: userIdField, b: userIdField, limit: limit(10) }).strict();
+const sharedNSchema = z
+  .object({ guildId: id, userIds: z.array(userIdField).max(25), limit: limit(10) })
+  .strict();
+const similarSchema = z.object({ guildId: id, userId: userIdField, limit: limit(10) }).strict();
 const neighborsSchema = z
   .object({
     guildId: id,
-    userId: id,
+    userId: userIdField,
     depth: z.number().int().min(1).max(3).default(2),
     limitPerHop: z.number().int().min(1).max(200).default(24),
   })
@@ -55,19 +56,6 @@ export interface GraphService {
   similarUsers(input: In<typeof similarSchema>): Promise<SimilarUser[]>;
   /** Nodes within `depth` hops (both directions) with path, strength and evidence. */
   neighbors(input: In<typeof neighborsSchema>): Promise<NeighborInfo[]>;
-}
-
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success)
-    throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'invalid graph query', {
-      issues: parsed.error.issues.map((i) => ({
-        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-        code: i.code,
-        message: i.message,
-      })),
-    });
-  return parsed.data;
 }
 
 const isUser = (n: NodeRef, userId: string) => n.type === NodeType.USER && n.id === userId;
@@ -145,7 +133,7 @@ export function createGraphService(deps: GraphDeps): GraphService {
 
   return {
     async between(input) {
-      const q = parse(pairSchema, input);
+      const q = parseInput(pairSchema, input, 'graph.between');
       if (q.a === q.b) return [];
       const excluded = await excludedFor(q.guildId);
       if (excluded(q.a) || excluded(q.b)) return [];
@@ -156,13 +144,13 @@ export function createGraphService(deps: GraphDeps): GraphService {
       );
     },
     async relationsOf(input) {
-      const q = parse(userSchema, input);
+      const q = parseInput(userSchema, input, 'graph.relationsOf');
       const excluded = await excludedFor(q.guildId);
       if (excluded(q.userId)) return [];
       return (await userEdges(q.guildId, q.userId, q.limit)).filter(visible(excluded)).slice(0, q.limit);
     },
     async entityStances(input) {
-      const q = parse(entitySchema, input);
+      const q = parseInput(entitySchema, input, 'graph.entityStances');
       const { entity, edges } = await stances(q.guildId, q.entity, q.limit);
       return {
         entitySlug: entity?.slug ?? null,
@@ -174,7 +162,7 @@ export function createGraphService(deps: GraphDeps): GraphService {
       };
     },
     async usersForEntity(input) {
-      const q = parse(entitySchema, input);
+      const q = parseInput(entitySchema, input, 'graph.usersForEntity');
       const { entity, edges } = await stances(q.guildId, q.entity, q.limit);
       const usersOf = (p: (e: RelationEdge) => boolean) => [
         ...new Set(edges.filter((e) => p(e) && e.src.type === NodeType.USER).map((e) => e.src.id)),
@@ -201,21 +189,21 @@ export function createGraphService(deps: GraphDeps): GraphService {
       };
     },
     async shared(input) {
-      const q = parse(sharedSchema, input);
+      const q = parseInput(sharedSchema, input, 'graph.shared');
       return sharedAmong(q.guildId, [q.a, q.b], q.limit);
     },
     async sharedN(input) {
-      const q = parse(sharedNSchema, input);
+      const q = parseInput(sharedNSchema, input, 'graph.sharedN');
       return sharedAmong(q.guildId, q.userIds, q.limit);
     },
     async similarUsers(input) {
-      const q = parse(similarSchema, input);
+      const q = parseInput(similarSchema, input, 'graph.similarUsers');
       const excluded = await excludedFor(q.guildId);
       if (excluded(q.userId)) return [];
       return similarUsers(graph, q.guildId, q.userId, { limit: q.limit, now: clock.now(), excluded });
     },
     async neighbors(input) {
-      const q = parse(neighborsSchema, input);
+      const q = parseInput(neighborsSchema, input, 'graph.neighbors');
       const excluded = await excludedFor(q.guildId);
       if (excluded(q.userId)) return [];
       const { nodes } = await nodesOfUsers(graph, q.guildId, [q.userId]);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ErrorCode, MemoryError } from '../errors/index.js';
 import { AliasSource, aliasSourceRank } from '../model/enums.js';
 import type { Alias } from '../model/graph.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { idField as id, parseInput, userIdField } from '../validation/index.js';
 import { aliasWeight, isValidAlias, looksLikeSnowflake, normalizeAlias } from './aliases.js';
 import { compareAliases, decideAliases, MIN_PREFIX_CHARS, type Resolution } from './resolution.js';
 import { reconcileTwins } from './twins.js';
@@ -17,7 +17,6 @@ export interface IdentityDeps {
 }
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
-const id = z.string().min(1).max(128);
 
 const resolveSchema = z.object({ guildId: id, identifier: z.string().max(512) }).strict();
 const resolveManySchema = z
@@ -26,15 +25,18 @@ const resolveManySchema = z
 const registerSchema = z
   .object({
     guildId: id,
-    userId: id,
+    userId: userIdField,
     alias: z.string().max(512),
     source: z.enum(values(AliasSource)).default(AliasSource.DISPLAY_NAME),
     /** Overrides the source's base weight (0–3). */
     weight: z.number().min(0).max(3).optional(),
   })
   .strict();
-const renameSchema = z.object({ guildId: id, userId: id, displayName: z.string().max(512) }).strict();
-const userSchema = z.object({ guildId: id, userId: id }).strict();
+const renameSchema = z
+  .object({ guildId: id, userId: userIdField, displayName: z.string().max(512) })
+  .strict();
+const userSchema = z.object({ guildId: id, userId: userIdField }).strict();
+const twinsSchema = z.object({ guildId: id, alias: z.string().max(512) }).strict();
 
 export type RegisterAliasInput = z.input<typeof registerSchema>;
 
@@ -60,19 +62,6 @@ export interface IdentityService {
 
 const MENTION = /^<@!?(\d{15,25})>$/;
 const MAX_MATCHES = 8;
-
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success)
-    throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'invalid identity input', {
-      issues: parsed.error.issues.map((i) => ({
-        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-        code: i.code,
-        message: i.message,
-      })),
-    });
-  return parsed.data;
-}
 
 /** Resolves a name to a member through the alias ladder (no store writes). */
 export async function resolveIdentifier(
@@ -109,7 +98,7 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
   const { store, clock } = deps;
 
   const register = async (input: RegisterAliasInput): Promise<boolean> => {
-    const q = parse(registerSchema, input);
+    const q = parseInput(registerSchema, input, 'identity.registerAlias');
     const alias = normalizeAlias(q.alias);
     if (!isValidAlias(alias) || looksLikeSnowflake(alias) || deps.isBot(q.userId)) return false;
     // Nothing new is stored about a member who opted out (renames included).
@@ -132,16 +121,16 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
 
   return {
     async resolve(input) {
-      const q = parse(resolveSchema, input);
+      const q = parseInput(resolveSchema, input, 'identity.resolve');
       return resolveIdentifier(store, q.guildId, q.identifier);
     },
     async resolveMany(input) {
-      const q = parse(resolveManySchema, input);
+      const q = parseInput(resolveManySchema, input, 'identity.resolveMany');
       return Promise.all(q.identifiers.map((i) => resolveIdentifier(store, q.guildId, i)));
     },
     registerAlias: register,
     async handleMemberRename(input) {
-      const q = parse(renameSchema, input);
+      const q = parseInput(renameSchema, input, 'identity.handleMemberRename');
       const alias = normalizeAlias(q.displayName);
       const existing = await store.aliases.aliasesOf(q.guildId, q.userId);
       const weight = aliasSourceRank.display_name.weight;
@@ -154,16 +143,17 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
       });
     },
     async aliasesOf(input) {
-      const q = parse(userSchema, input);
+      const q = parseInput(userSchema, input, 'identity.aliasesOf');
       return (await store.aliases.aliasesOf(q.guildId, q.userId)).sort(compareAliases);
     },
     async displayName(input) {
-      const q = parse(userSchema, input);
+      const q = parseInput(userSchema, input, 'identity.displayName');
       const [best] = (await store.aliases.aliasesOf(q.guildId, q.userId)).sort(compareAliases);
       return best?.alias ?? null;
     },
     async reconcileTwins(input) {
-      return reconcileTwins(store, input.guildId, normalizeAlias(input.alias), (u) => deps.isBot(u));
+      const q = parseInput(twinsSchema, input, 'identity.reconcileTwins');
+      return reconcileTwins(store, q.guildId, normalizeAlias(q.alias), (u) => deps.isBot(u));
     },
   };
 }

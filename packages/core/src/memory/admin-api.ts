@@ -1,4 +1,4 @@
-import { ErrorCode, MemoryError } from '../errors/index.js';
+import { z } from 'zod';
 import type { IngestDeps } from '../ingest/deps.js';
 import {
   EXPORT_FORMAT,
@@ -11,8 +11,16 @@ import { type Fact, isActive } from '../model/fact.js';
 import type { Alias, Digest, Relation } from '../model/graph.js';
 import type { StoredMessage } from '../model/message.js';
 import type { ImportCounts } from '../ports/governance-store.js';
+import { checkInput, idField as id, parseInput, schemaInvalid, userIdField } from '../validation/index.js';
 
 const EMBED_CHUNK = 64;
+
+const memberSchema = z.object({ guildId: id, userId: userIdField }).strict();
+const optOutSchema = z.object({ guildId: id, userId: userIdField, optedOut: z.boolean() }).strict();
+const purgeSchema = z.object({ guildId: id, userId: userIdField, dryRun: z.boolean().optional() }).strict();
+const guildSchema = z.object({ guildId: id }).strict();
+/** `data` is checked against the export format on its own (its issues are reported under `data`). */
+const importSchema = z.object({ data: z.unknown(), guildId: id.optional() }).strict();
 
 /** Everything stored about one member of one guild (a data-access export). */
 export interface UserExport {
@@ -95,12 +103,14 @@ export function createAdminApi(deps: AdminApiDeps) {
      * nothing of theirs is deleted until purge.
      */
     async setOptOut(input: { guildId: string; userId: string; optedOut: boolean }): Promise<void> {
+      parseInput(optOutSchema, input, 'admin.setOptOut');
       await deps.ensureStarted();
       await store.governance.setOptOut(input.guildId, input.userId, input.optedOut, clock.now());
       if (input.optedOut) await clearQuotingDigests(input.guildId, input.userId);
     },
 
     async getOptOut(input: { guildId: string; userId: string }): Promise<boolean> {
+      parseInput(memberSchema, input, 'admin.getOptOut');
       await deps.ensureStarted();
       return store.governance.isOptedOut(input.guildId, input.userId);
     },
@@ -111,6 +121,7 @@ export function createAdminApi(deps: AdminApiDeps) {
      * default) only counts.
      */
     async purgeUser(input: { guildId: string; userId: string; dryRun?: boolean }): Promise<PurgeReport> {
+      parseInput(purgeSchema, input, 'admin.purgeUser');
       await deps.ensureStarted();
       const request = { guildId: input.guildId, userId: input.userId, dryRun: input.dryRun ?? true };
       // The erasure is logged first, in the purge's transaction: a batch that read the member's
@@ -132,6 +143,7 @@ export function createAdminApi(deps: AdminApiDeps) {
 
     /** A versioned JSON-ready document of the guild's memory (facts incl. inactive, graph, aliases, digests). */
     async exportGuild(input: { guildId: string }): Promise<GuildExport> {
+      parseInput(guildSchema, input, 'admin.exportGuild');
       await deps.ensureStarted();
       const snapshot = await store.governance.exportGuild(input.guildId);
       return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: clock.now(), ...snapshot };
@@ -140,19 +152,13 @@ export function createAdminApi(deps: AdminApiDeps) {
     /** Restores an export (validated), re-embedding every fact with the current embedder. */
     async importGuild(input: { data: unknown; guildId?: string }): Promise<ImportCounts> {
       await deps.ensureStarted();
-      const parsed = guildExportSchema.safeParse(input.data);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.slice(0, 50).map((i) => ({
-          path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-          code: i.code,
-          message: i.message,
-        }));
-        throw new MemoryError(
-          ErrorCode.SCHEMA_INVALID,
-          'the export document does not match the expected format',
-          { issues },
+      parseInput(importSchema, input, 'admin.importGuild');
+      const parsed = checkInput(guildExportSchema, input.data, 'admin.importGuild');
+      if (!parsed.ok)
+        throw schemaInvalid(
+          'admin.importGuild',
+          parsed.error.issues.map((i) => ({ ...i, path: ['data', ...i.path] })),
         );
-      }
       const { format: _f, version: _v, exportedAt: _e, ...snapshot } = parsed.data;
       const guildId = input.guildId ?? snapshot.guildId;
       const target = { ...snapshot, guildId };
@@ -166,6 +172,7 @@ export function createAdminApi(deps: AdminApiDeps) {
 
     /** Everything stored about one member, for data-access requests. */
     async exportUser(input: { guildId: string; userId: string }): Promise<UserExport> {
+      parseInput(memberSchema, input, 'admin.exportUser');
       await deps.ensureStarted();
       const snapshot = await store.governance.exportGuild(input.guildId);
       const u = input.userId;

@@ -17,20 +17,21 @@ import {
 import type { RecallResult, RecallService } from '../recall/recall-types.js';
 import { normalizeText } from '../text/analyze.js';
 import { IdempotentCommand, inputHash } from './idempotency.js';
+import { idField as id, parseInput, schemaInvalid, userIdField } from '../validation/index.js';
+import { factRefSchema, forgetSchema, getAllSchema, updateSchema } from './facts-inputs.js';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
-const id = z.string().min(1).max(128);
 
 export const rememberSchema = z
   .object({
     guildId: id,
     /** null = a server (community) fact. */
-    subjectId: id.nullable(),
-    text: z.string(),
+    subjectId: userIdField.nullable(),
+    text: z.string().max(4_000),
     category: z.enum(values(FactCategory)).default('general'),
     confidence: z.number().min(0).max(1).default(1),
-    actorId: id.nullish().transform((v) => v ?? null),
-    speakerId: id.nullish().transform((v) => v ?? null),
+    actorId: userIdField.nullish().transform((v) => v ?? null),
+    speakerId: userIdField.nullish().transform((v) => v ?? null),
     entities: z
       .array(
         z
@@ -44,7 +45,7 @@ export const rememberSchema = z
         z
           .object({
             verb: z.string().min(2).max(48),
-            toUserId: id.optional(),
+            toUserId: userIdField.optional(),
             toEntity: z.string().min(1).max(64).optional(),
           })
           .strict(),
@@ -61,21 +62,6 @@ export const rememberSchema = z
   })
   .strict();
 export type RememberInput = z.input<typeof rememberSchema>;
-
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const r = schema.safeParse(input);
-  if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => ({
-    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    code: i.code,
-    message: i.message,
-  }));
-  throw new MemoryError(
-    ErrorCode.SCHEMA_INVALID,
-    `invalid input at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`,
-    { issues },
-  );
-}
 
 export interface FactsApiDeps extends IngestDeps {
   readonly ensureStarted: () => Promise<void>;
@@ -102,15 +88,15 @@ export function createFactsApi(deps: FactsApiDeps) {
   return {
     /** Stores a manual fact (or reinforces an identical active one). */
     async remember(input: RememberInput): Promise<Fact> {
-      const v = parse(rememberSchema, input);
+      const v = parseInput(rememberSchema, input, 'facts.remember');
       await deps.ensureStarted();
       await assertSubjectAllowed(v.guildId, v.subjectId);
       const text = v.text.trim();
       const verdict = hygieneGate(text);
       if (!verdict.ok)
-        throw new MemoryError(ErrorCode.SCHEMA_INVALID, `fact text rejected: ${verdict.reason}`, {
-          issues: [{ path: ['text'], code: verdict.reason, message: `rejected: ${verdict.reason}` }],
-        });
+        throw schemaInvalid('facts.remember', [
+          { path: ['text'], code: verdict.reason, message: `rejected: ${verdict.reason}` },
+        ]);
       const relations: CandidateRelation[] = v.relations
         .map((r): CandidateRelation | null => {
           const to = r.toUserId
@@ -185,6 +171,7 @@ export function createFactsApi(deps: FactsApiDeps) {
     },
 
     async get(input: { guildId: string; factId: string }): Promise<Fact> {
+      parseInput(factRefSchema, input, 'facts.get');
       await deps.ensureStarted();
       return requireFact(input.guildId, input.factId);
     },
@@ -197,6 +184,7 @@ export function createFactsApi(deps: FactsApiDeps) {
       limit?: number;
       random?: boolean;
     }): Promise<Fact[]> {
+      parseInput(getAllSchema, input, 'facts.getAll');
       await deps.ensureStarted();
       const page = await store.facts.list({
         guildId: input.guildId,
@@ -217,12 +205,15 @@ export function createFactsApi(deps: FactsApiDeps) {
       reason?: string;
       actorId?: string;
     }): Promise<Fact> {
+      parseInput(updateSchema, input, 'facts.update');
       await deps.ensureStarted();
       const current = await requireFact(input.guildId, input.factId);
       const text = input.text.trim();
       const verdict = hygieneGate(text);
       if (!verdict.ok)
-        throw new MemoryError(ErrorCode.SCHEMA_INVALID, `fact text rejected: ${verdict.reason}`);
+        throw schemaInvalid('facts.update', [
+          { path: ['text'], code: verdict.reason, message: `rejected: ${verdict.reason}` },
+        ]);
       const at = clock.now();
       const [vector] = await deps.embedder.embed([text]);
       const updated = await store.transaction(async () => {
@@ -268,6 +259,7 @@ export function createFactsApi(deps: FactsApiDeps) {
       reason?: string;
       actorId?: string;
     }): Promise<Fact> {
+      parseInput(forgetSchema, input, 'facts.forget');
       await deps.ensureStarted();
       const current = await requireFact(input.guildId, input.factId);
       if (current.validUntil !== null || current.supersededById !== null) return current;
@@ -294,6 +286,7 @@ export function createFactsApi(deps: FactsApiDeps) {
     },
 
     async reinforce(input: { guildId: string; factId: string }): Promise<Fact> {
+      parseInput(factRefSchema, input, 'facts.reinforce');
       await deps.ensureStarted();
       const current = await requireFact(input.guildId, input.factId);
       const candidate: Candidate = {
@@ -317,6 +310,7 @@ export function createFactsApi(deps: FactsApiDeps) {
     },
 
     async history(input: { guildId: string; factId: string }): Promise<FactHistoryEntry[]> {
+      parseInput(factRefSchema, input, 'facts.history');
       await deps.ensureStarted();
       await requireFact(input.guildId, input.factId);
       return store.facts.history(input.guildId, input.factId);

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { IngestDeps } from '../ingest/deps.js';
 import { applyForgetPlan, type ForgetOutcome, planForget } from '../lifecycle/forget-messages.js';
 import type { StoredMessage } from '../model/message.js';
-import { parseInput } from './input.js';
+import { idField as id, parseInput } from '../validation/index.js';
 
-const id = z.string().min(1).max(128);
+
 
 export const forgetMessageSchema = z.object({ guildId: id, channelId: id, messageId: id }).strict();
 export type ForgetMessageInput = z.input<typeof forgetMessageSchema>;
@@ -77,7 +77,7 @@ export function createForgetApi(deps: ForgetApiDeps) {
      * leaves the sources of the others.
      */
     async forgetMessage(input: ForgetMessageInput): Promise<ForgetMessageReport> {
-      const v = parseInput(forgetMessageSchema, input);
+      const v = parseInput(forgetMessageSchema, input, 'forgetMessage');
       await deps.ensureStarted();
       const { outcome, deleted, stored } = await forget(
         v.guildId,

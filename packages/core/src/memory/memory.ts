@@ -8,15 +8,28 @@ import { ErrorCode, MemoryError } from '../errors/index.js';
 import { refreshDigest } from '../ingest/digests.js';
 import type { GuildStats } from '../model/admin.js';
 import { RecallWarning } from '../model/enums.js';
-import type { MessageEventInput } from '../model/message.js';
+import { type MessageEventInput, messageEventSchema } from '../model/message.js';
 import type { RecallQueryInput } from '../recall/recall-query.js';
 import type { RecallResult } from '../recall/recall-types.js';
 import { EventBus, type MemoryEvents, type MemoryEventType } from '../runtime/events.js';
 import { MetricsRegistry } from '../runtime/metrics.js';
+import { checkInput, parseInput, parseNoArgs, schemaInvalid } from '../validation/index.js';
 import { type CommandClassification, classifyCommand } from './classify-command.js';
 import { composeServices, type Started } from './compose.js';
 import { emptyPromptContext } from './empty-context.js';
 import type { ForgetMessageInput, ForgetMessageReport } from './forget-api.js';
+import {
+  citeSchema,
+  classifyCommandSchema,
+  closeSchema,
+  contextSchema,
+  eventsOnSchema,
+  flushSchema,
+  observeManySchema,
+  regenerateSchema,
+  registerBotIdSchema,
+  statsSchema,
+} from './memory-inputs.js';
 import type { ObserveReceipt } from './observe.js';
 import { parseMessageEvent, rejectedReceipt } from './observe.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
@@ -69,7 +82,12 @@ export class Memory {
     this.#overrides = overrides;
     this.#instanceId = overrides.instanceId ?? `pf-${randomBytes(6).toString('hex')}`;
     this.#bus = new EventBus(overrides.logger);
-    this.events = { on: (type, handler) => this.#bus.on(type, handler) };
+    this.events = {
+      on: (type, handler) => {
+        parseInput(eventsOnSchema, [type, handler], 'events.on');
+        return this.#bus.on(type, handler);
+      },
+    };
     const s = () => this.#start();
     this.facts = lazyGroup(
       async () => (await s()).facts,
@@ -133,7 +151,8 @@ export class Memory {
   #loopRunning = false;
 
   /** Starts explicitly (optional: every call starts lazily). Idempotent. */
-  async start(): Promise<void> {
+  async start(...none: []): Promise<void> {
+    parseNoArgs(none, 'start');
     await this.#start();
   }
 
@@ -208,6 +227,15 @@ export class Memory {
 
   /** Observes messages in order; one receipt each. */
   async observeMany(events: readonly MessageEventInput[]): Promise<ObserveReceipt[]> {
+    // Every event is validated before the first is stored: a bad one stores nothing.
+    parseInput(observeManySchema, events, 'observeMany').forEach((e, i) => {
+      const checked = checkInput(messageEventSchema, e, 'observeMany');
+      if (!checked.ok)
+        throw schemaInvalid(
+          'observeMany',
+          checked.error.issues.map((issue) => ({ ...issue, path: [i, ...issue.path] })),
+        );
+    });
     const receipts: ObserveReceipt[] = [];
     for (const e of events) receipts.push(await this.observe(e));
     return receipts;
@@ -218,6 +246,7 @@ export class Memory {
    * messages arrived. Returns batches processed.
    */
   async flush(input: { guildId?: string } = {}): Promise<number> {
+    parseInput(flushSchema, input, 'flush');
     const { engine } = await this.#start();
     let total = 0;
     for (let round = 0; round < 1000; round++) {
@@ -263,16 +292,17 @@ export class Memory {
 
   /** Two-tier context: the channel's recent messages, plus long-term memory when the mode calls for it. */
   async context(input: ContextInput): Promise<TwoTierContext> {
-    const started = await this.#start().catch(() => null);
+    const valid = checkInput(contextSchema, input, 'context').ok;
+    const started = valid ? await this.#start().catch(() => null) : null;
     if (!started) {
       return {
         recent: [],
         longTerm: null,
         block: '',
-        mode: input.mode ?? 'normal',
+        mode: valid ? (input.mode ?? 'normal') : 'normal',
         trigger: null,
         cached: false,
-        warnings: [RecallWarning.STORE_UNAVAILABLE],
+        warnings: [valid ? RecallWarning.STORE_UNAVAILABLE : RecallWarning.QUERY_INVALID],
         timings: { hotMs: 0, longTermMs: null },
       };
     }
@@ -281,6 +311,7 @@ export class Memory {
 
   /** Attributes reply sentences to the facts of a prompt context by embedding similarity. Never throws. */
   async cite(reply: string, ctx: Pick<PromptContext, 'citations'>): Promise<CitedReply> {
+    parseInput(citeSchema, [reply, ctx], 'cite');
     try {
       const started = await this.#start();
       return await citeReply(reply, ctx, {
@@ -294,15 +325,18 @@ export class Memory {
 
   /** A bot is never a subject and its messages are never observed. */
   registerBotId(userId: string): void {
+    parseInput(registerBotIdSchema, userId, 'registerBotId');
     this.#botIds.add(userId);
   }
 
   async stats(input: { guildId: string }): Promise<GuildStats> {
+    parseInput(statsSchema, input, 'stats');
     return (await this.#start()).rt.store.governance.guildStats(input.guildId);
   }
 
   /** Regenerates profile digests now (for the given members, or every member with facts, plus the server). */
   async regenerateSummaries(input: { guildId: string; userIds?: readonly string[] }): Promise<number> {
+    parseInput(regenerateSchema, input, 'regenerateSummaries');
     const { rt, deps, identity } = await this.#start();
     const subjects: (string | null)[] = input.userIds
       ? [...input.userIds]
@@ -325,6 +359,7 @@ export class Memory {
 
   /** Detects "remember/forget/update/what do you know" commands; a regex gate runs before any model. */
   async classifyCommand(text: string): Promise<CommandClassification> {
+    parseInput(classifyCommandSchema, text, 'classifyCommand');
     const { rt, deps } = await this.#start();
     return classifyCommand(text, {
       llm: rt.smallLlm,
@@ -335,6 +370,7 @@ export class Memory {
 
   /** Stops workers, optionally drains due batches, and closes the store. Safe to call twice. */
   async close(options: { drain?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    parseInput(closeSchema, options, 'close');
     if (this.#closed) return;
     const starting = this.#starting;
     this.#closed = true;

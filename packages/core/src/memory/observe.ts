@@ -20,6 +20,7 @@ import {
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { parseInput } from '../validation/index.js';
 
 export interface ObserveReceipt {
   readonly messageId: string;
@@ -72,18 +73,7 @@ export interface ObserveDeps {
 
 /** Validates a message event; the only error observe raises (SCHEMA_INVALID). */
 export function parseMessageEvent(input: unknown): MessageEvent {
-  const parsed = messageEventSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({
-    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    code: i.code,
-    message: i.message,
-  }));
-  throw new MemoryError(
-    ErrorCode.SCHEMA_INVALID,
-    `invalid message event at: ${issues.map((i) => i.path.join('.') || '(root)').join(', ')}`,
-    { issues },
-  );
+  return parseInput(messageEventSchema, input, 'observe');
 }
 
 const receipt = (

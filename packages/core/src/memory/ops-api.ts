@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { MemoryError } from '../errors/index.js';
 import { aliasWeight, isValidAlias, normalizeAlias } from '../identity/aliases.js';
 import type { IngestEngine } from '../ingest/engine.js';
@@ -7,8 +8,29 @@ import { AliasSource, HealthStatus } from '../model/enums.js';
 import { isActive } from '../model/fact.js';
 import type { EventBus } from '../runtime/events.js';
 import { type MetricsRegistry, type MetricsSnapshot, renderPrometheus } from '../runtime/metrics.js';
+import { countField, idField as id, parseInput, parseNoArgs, userIdField } from '../validation/index.js';
 import { storageFailureDetail } from './observe.js';
 import type { Runtime } from './runtime.js';
+
+const runPendingSchema = z.object({ limit: countField(10_000).optional(), guildId: id.optional() }).strict();
+const guildOptionalSchema = z.object({ guildId: id.optional() }).strict();
+const backfillSchema = z
+  .object({
+    guildId: id,
+    members: z
+      .array(
+        z
+          .object({
+            userId: userIdField,
+            username: z.string().max(512).optional(),
+            displayName: z.string().max(512).optional(),
+          })
+          .strict(),
+      )
+      .max(100_000),
+  })
+  .strict();
+const maintenanceSchema = z.object({ guildId: id, force: z.boolean().optional() }).strict();
 
 export interface ComponentHealth {
   readonly component: 'storage' | 'llm' | 'embedder' | 'workers';
@@ -47,6 +69,7 @@ export function createOpsApi(deps: OpsDeps) {
      * then the community pass and lifecycle maintenance where they are due. Returns batches run.
      */
     async runPending(input: { limit?: number; guildId?: string } = {}): Promise<number> {
+      parseInput(runPendingSchema, input, 'ops.runPending');
       const engine = await deps.engine();
       const rt = await deps.runtime();
       let n = await engine.runPending(input);
@@ -69,6 +92,7 @@ export function createOpsApi(deps: OpsDeps) {
 
     /** Dead letters back to pending (attempts reset). */
     async retryDeadLetters(input: { guildId?: string } = {}): Promise<number> {
+      parseInput(guildOptionalSchema, input, 'ops.retryDeadLetters');
       const rt = await deps.runtime();
       return rt.store.queue.requeueDead(input.guildId);
     },
@@ -78,6 +102,7 @@ export function createOpsApi(deps: OpsDeps) {
       guildId: string;
       members: readonly { userId: string; username?: string; displayName?: string }[];
     }): Promise<number> {
+      parseInput(backfillSchema, input, 'ops.backfillAliases');
       const rt = await deps.runtime();
       const at = rt.clock.now();
       const optedOut = new Set(await rt.store.governance.optedOutUsers(input.guildId));
@@ -107,6 +132,7 @@ export function createOpsApi(deps: OpsDeps) {
 
     /** Runs lifecycle maintenance for a guild now (or only when due unless forced). */
     async maintenance(input: { guildId: string; force?: boolean }): Promise<MaintenanceReport> {
+      parseInput(maintenanceSchema, input, 'ops.maintenance');
       const rt = await deps.runtime();
       return runMaintenance(
         {
@@ -122,7 +148,8 @@ export function createOpsApi(deps: OpsDeps) {
     },
 
     /** Re-embeds every fact of every guild with the current embedder (after changing embedders). */
-    async reindex(): Promise<{ guilds: number; vectors: number }> {
+    async reindex(...none: []): Promise<{ guilds: number; vectors: number }> {
+      parseNoArgs(none, 'ops.reindex');
       const rt = await deps.runtime();
       await rt.store.vectors.reset();
       let vectors = 0;
@@ -156,11 +183,12 @@ export function createOpsApi(deps: OpsDeps) {
     },
 
     /** Sends one tiny request to the extraction model (costs a few tokens); never throws. */
-    async probeLlm(): Promise<{
+    async probeLlm(...none: []): Promise<{
       readonly ok: boolean;
       readonly model: string | null;
       readonly detail: string;
     }> {
+      parseNoArgs(none, 'ops.probeLlm');
       const rt = await deps.runtime();
       if (!rt.llm) return { ok: false, model: null, detail: 'extraction disabled (no llm)' };
       try {
@@ -176,7 +204,8 @@ export function createOpsApi(deps: OpsDeps) {
       }
     },
 
-    async health(): Promise<HealthReport> {
+    async health(...none: []): Promise<HealthReport> {
+      parseNoArgs(none, 'ops.health');
       const components: ComponentHealth[] = [];
       let pending = 0;
       let dead = 0;
@@ -219,11 +248,13 @@ export function createOpsApi(deps: OpsDeps) {
       return { status, components, pending, deadLetters: dead, lastBatchAgeSeconds };
     },
 
-    async meterSnapshot(): Promise<PricedMeterSnapshot> {
+    async meterSnapshot(...none: []): Promise<PricedMeterSnapshot> {
+      parseNoArgs(none, 'ops.meterSnapshot');
       return (await deps.runtime()).meter.snapshot();
     },
 
-    async metrics(): Promise<OpsMetrics> {
+    async metrics(...none: []): Promise<OpsMetrics> {
+      parseNoArgs(none, 'ops.metrics');
       const rt = await deps.runtime();
       const snapshot = deps.metrics.snapshot();
       const meter = rt.meter.snapshot();

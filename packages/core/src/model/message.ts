@@ -1,16 +1,13 @@
 import { z } from 'zod';
+import { idField, userIdField } from '../validation/fields.js';
 import type { MessageKind, MessageStatus } from './enums.js';
 
 /** Longest content stored as-is; longer content is stored truncated with `contentTruncated`. */
 export const MAX_CONTENT_CHARS = 8_000;
+/** Longest content observe takes at all (it is then stored truncated); longer is SCHEMA_INVALID. */
+export const MAX_OBSERVED_CHARS = 2_000_000;
 
-/** A lone UTF-16 surrogate: not text any store can hold as it is (BSON and UTF-8 need well-formed). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const nonEmptyId = z
-  .string()
-  .min(1)
-  .max(128)
-  .refine((s) => !LONE_SURROGATE.test(s), { message: 'ids must be well-formed text' });
+const nonEmptyId = idField;
 
 /** An ISO timestamp must carry an offset (`Z` or `+hh:mm`); naive timestamps are ambiguous. */
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -60,8 +57,8 @@ export const messageEventSchema = z
     messageId: nonEmptyId,
     guildId: nonEmptyId,
     channelId: nonEmptyId,
-    authorId: nonEmptyId,
-    content: z.string(),
+    authorId: userIdField,
+    content: z.string().max(MAX_OBSERVED_CHARS),
     createdAt: timestampSchema,
     authorUsername: z.string().max(256).default(''),
     authorDisplayName: z.string().max(256).default(''),
@@ -109,8 +106,7 @@ export interface StoredMessage {
   readonly processedAt: Date | null;
 }
 
-/** The community batch key of a guild. */
-export const SERVER_KEY = '__server__';
+export { SERVER_KEY } from './reserved-ids.js';
 
 export interface BatchKey {
   readonly guildId: string;

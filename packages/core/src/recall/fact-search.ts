@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { ErrorCode, MemoryError } from '../errors/index.js';
 import { ChannelName, RecallWarning } from '../model/enums.js';
 import type { Fact, Page } from '../model/fact.js';
 import { timestampSchema } from '../model/message.js';
 import type { FactFilter } from '../ports/fact-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { checkInput, idField as id, parseInput, schemaInvalid, userIdField } from '../validation/index.js';
 import type { RecallResult, RecallService } from './recall-types.js';
-
-const id = z.string().min(1).max(128);
 
 export const factSearchSchema = z
   .object({
@@ -29,8 +27,8 @@ export type FactSearchInput = z.input<typeof factSearchSchema>;
  * Never throws (a bad query returns no facts and a `query_invalid` warning).
  */
 export async function searchFacts(recall: RecallService, input: FactSearchInput): Promise<RecallResult> {
-  const parsed = factSearchSchema.safeParse(input);
-  if (!parsed.success) return { facts: [], warnings: [RecallWarning.QUERY_INVALID], degradedChannels: [] };
+  const parsed = checkInput(factSearchSchema, input, 'facts.search');
+  if (!parsed.ok) return { facts: [], warnings: [RecallWarning.QUERY_INVALID], degradedChannels: [] };
   const q = parsed.data;
   const scope = q.serverOnly ? 'server' : q.subjectIds && q.subjectIds.length > 0 ? 'subjects' : 'guild';
   return recall.recall({
@@ -49,7 +47,7 @@ export const listForSubjectSchema = z
   .object({
     guildId: id,
     /** The member, or null for server facts. */
-    subjectId: id.nullable(),
+    subjectId: userIdField.nullable(),
     /** With a member: also list server facts. */
     includeServer: z.boolean().default(false),
     /** false: every version, including superseded and ended facts. */
@@ -69,20 +67,11 @@ export type ListForSubjectInput = z.input<typeof listForSubjectSchema>;
  * MemoryError SCHEMA_INVALID.
  */
 export async function listForSubject(store: MemoryStore, input: ListForSubjectInput): Promise<Page<Fact>> {
-  const parsed = listForSubjectSchema.safeParse(input);
-  if (!parsed.success)
-    throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'invalid listForSubject input', {
-      issues: parsed.error.issues.map((i) => ({
-        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-        code: i.code,
-        message: i.message,
-      })),
-    });
-  const q = parsed.data;
+  const q = parseInput(listForSubjectSchema, input, 'facts.listForSubject');
   if (q.random && q.cursor !== undefined)
-    throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'a random sample cannot be paged with a cursor', {
-      issues: [{ path: ['cursor'], code: 'random_with_cursor', message: 'random pages have no cursor' }],
-    });
+    throw schemaInvalid('facts.listForSubject', [
+      { path: ['cursor'], code: 'random_with_cursor', message: 'random pages have no cursor' },
+    ]);
   const filter: FactFilter =
     q.subjectId === null
       ? { guildId: q.guildId, serverOnly: true }

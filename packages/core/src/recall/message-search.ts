@@ -8,6 +8,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { queryTerms } from '../text/analyze.js';
+import { checkInput, idField as id } from '../validation/index.js';
 import { clamp01, fusedScore } from './fusion.js';
 import { type MessageChain, smoothScores } from './neighbor-smoothing.js';
 import { MAX_QUERY_CHARS } from './recall-query.js';
@@ -22,7 +23,6 @@ export interface MessageSearchDeps {
   readonly logger?: Logger;
 }
 
-const id = z.string().min(1).max(128);
 export const messageSearchSchema = z
   .object({
     guildId: id,
@@ -103,9 +103,8 @@ async function mapLimited<T, R>(
 export function createMessageSearch(deps: MessageSearchDeps): MessageSearch {
   return {
     async search(input) {
-      const parsed = messageSearchSchema.safeParse(input);
-      if (!parsed.success)
-        return { messages: [], warnings: [RecallWarning.QUERY_INVALID], degradedChannels: [] };
+      const parsed = checkInput(messageSearchSchema, input, 'conversation.search');
+      if (!parsed.ok) return { messages: [], warnings: [RecallWarning.QUERY_INVALID], degradedChannels: [] };
       try {
         return await runSearch(deps, parsed.data);
       } catch (error) {

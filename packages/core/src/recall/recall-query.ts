@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ChannelName, Scope } from '../model/enums.js';
 import { timestampSchema } from '../model/message.js';
+import { idField as id } from '../validation/index.js';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
-
-const id = z.string().min(1).max(128);
 
 /** Longest query text used; longer text is cut (recall never rejects a long question). */
 export const MAX_QUERY_CHARS = 2_000;

@@ -3,6 +3,7 @@ import { entityNode, userNode } from '../graph/identity-collapse.js';
 import { type ChannelName, RecallWarning } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { Entity, NodeRef } from '../model/graph.js';
+import { checkInput } from '../validation/index.js';
 import type { ChannelContext, ChannelList, NamedTargets } from './channel-types.js';
 import { type EntityChannelResult, entityChannel, entityHintChannel } from './entity-channel.js';
 import { smoothByConversation } from './fact-context.js';
@@ -32,8 +33,8 @@ const empty = (warnings: RecallWarning[]): RecallResult => ({ facts: [], warning
 export function createRecallService(deps: RecallDeps): RecallService {
   return {
     async recall(input: RecallQueryInput, session?: RecallSession): Promise<RecallResult> {
-      const parsed = recallQuerySchema.safeParse(input);
-      if (!parsed.success) return empty([RecallWarning.QUERY_INVALID]);
+      const parsed = checkInput(recallQuerySchema, input, 'recall');
+      if (!parsed.ok) return empty([RecallWarning.QUERY_INVALID]);
       try {
         return await runRecall(deps, parsed.data, session ?? new RecallSession(deps.store, deps.embedder));
       } catch (error) {
