@@ -16,9 +16,9 @@ import {
 } from '../recall/fact-search.js';
 import type { RecallResult, RecallService } from '../recall/recall-types.js';
 import { normalizeText } from '../text/analyze.js';
-import { IdempotentCommand, inputHash } from './idempotency.js';
 import { idField as id, parseInput, schemaInvalid, userIdField } from '../validation/index.js';
 import { factRefSchema, forgetSchema, getAllSchema, updateSchema } from './facts-inputs.js';
+import { IdempotentCommand, inputHash } from './idempotency.js';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
 

@@ -4,8 +4,6 @@ import { applyForgetPlan, type ForgetOutcome, planForget } from '../lifecycle/fo
 import type { StoredMessage } from '../model/message.js';
 import { idField as id, parseInput } from '../validation/index.js';
 
-
-
 export const forgetMessageSchema = z.object({ guildId: id, channelId: id, messageId: id }).strict();
 export type ForgetMessageInput = z.input<typeof forgetMessageSchema>;
 
