@@ -140,6 +140,7 @@ const URL_PARAMS: Readonly<Record<string, string>> = {
   structuredOutputs: 'structured_outputs',
   maxTokensKey: 'max_tokens_key',
   dimensions: 'dimensions',
+  deadlineMs: 'deadline_ms',
 };
 
 /**

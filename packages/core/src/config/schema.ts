@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CALL_DEADLINE_MS } from '../llm/call-guard.js';
 import { forwardUrlIssues } from './config-issues.js';
 import {
   DEFAULT_STORAGE,
@@ -196,6 +197,8 @@ const llmObject = z
     maxTokensKey: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
     timeoutMs: int(100, 600_000, 60_000),
     maxRetries: int(0, 10, 2),
+    /** Longest one model call may take, retries and backoff included (then LLM_UNAVAILABLE). */
+    deadlineMs: int(1000, 3_600_000, DEFAULT_CALL_DEADLINE_MS),
   })
   .strict();
 export type LlmEndpointConfig = z.output<typeof llmObject> & { readonly kind: 'openai' };

@@ -88,6 +88,7 @@ export interface LlmUrlFields {
   structuredOutputs?: string;
   maxTokens?: number;
   maxTokensKey?: string;
+  deadlineMs?: number;
 }
 
 /**
@@ -137,13 +138,16 @@ export function parseOpenAiUrl(
       case 'max_tokens_key':
         out.maxTokensKey = v;
         break;
+      case 'deadline_ms':
+        out.deadlineMs = Number(v);
+        break;
       case 'dimensions':
         (out as LlmUrlFields & { dimensions?: number }).dimensions = Number(v);
         break;
       default:
         ctx.addIssue({
           code: 'custom',
-          message: `unknown openai:// parameter "${k.slice(0, 40)}"; use model, small_model, reasoning, temperature, structured_outputs, max_tokens, max_tokens_key or dimensions`,
+          message: `unknown openai:// parameter "${k.slice(0, 40)}"; use model, small_model, reasoning, temperature, structured_outputs, max_tokens, max_tokens_key, deadline_ms or dimensions`,
         });
     }
   }

@@ -278,6 +278,8 @@ export class IngestEngine {
       this.#succeeded(result);
       return units + 1;
     } catch (error) {
+      // Closing aborted the call: not the batch's fault; the released lease leaves it queued.
+      if (MemoryError.is(error, ErrorCode.CLOSED)) return units;
       for (const c of claims) if (!finished.has(c)) await this.#fail(c.key, c.messages, error);
       return units;
     }

@@ -1,3 +1,10 @@
+export {
+  type CallGuardOptions,
+  type CallOutcomes,
+  DEFAULT_CALL_DEADLINE_MS,
+  type GuardedChatLLM,
+  guardChatModel,
+} from './call-guard.js';
 export { capabilityMessage, embeddingCapabilityMessage } from './capability-message.js';
 export {
   createMeter,

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors/error-codes.js';
 import { MemoryError } from '../errors/memory-error.js';
 import type { ChatLLM, ChatRequest, ChatResponse } from '../ports/chat-llm.js';
 import type { Meter, MeterRecord } from '../ports/meter.js';
@@ -26,7 +27,9 @@ export function meteredChatModel(inner: ChatLLM, meter: Meter, onUsage?: UsageLi
       try {
         response = await inner.complete(request);
       } catch (error) {
-        if (MemoryError.is(error) && countsFailures(meter)) meter.recordFailure(request.purpose);
+        // A call aborted because the memory closed is not a model failure.
+        if (MemoryError.is(error) && !MemoryError.is(error, ErrorCode.CLOSED) && countsFailures(meter))
+          meter.recordFailure(request.purpose);
         throw error;
       }
       const record: MeterRecord = {

@@ -76,6 +76,8 @@ export class Memory {
   readonly #instanceId: string;
   #starting: Promise<Started> | null = null;
   #closed = false;
+  /** Aborted by close(): model calls in flight end with CLOSED. */
+  readonly #lifetime = new AbortController();
 
   constructor(config: MemoryConfig, overrides: MemoryOverrides = {}) {
     this.config = config;
@@ -175,7 +177,7 @@ export class Memory {
   }
 
   async #boot(): Promise<Started> {
-    const rt = await buildRuntime(this.config, this.#overrides);
+    const rt = await buildRuntime(this.config, this.#overrides, this.#lifetime.signal);
     for (const guildId of await rt.store.governance.listGuildIds()) this.#guilds.add(guildId);
     const started = composeServices(rt, {
       bus: this.#bus,
@@ -368,31 +370,49 @@ export class Memory {
     });
   }
 
-  /** Stops workers, optionally drains due batches, and closes the store. Safe to call twice. */
+  /**
+   * Stops workers, optionally drains due batches, and closes the store. Safe to call twice. Returns
+   * within `timeoutMs` (default 30 s) plus the store's own close: at the deadline (at once with
+   * `drain: false`) model calls in flight are aborted, and their batches stay queued for later.
+   */
   async close(options: { drain?: boolean; timeoutMs?: number } = {}): Promise<void> {
     parseInput(closeSchema, options, 'close');
     if (this.#closed) return;
     const starting = this.#starting;
     this.#closed = true;
-    if (!starting) return;
-    const started = await starting.catch(() => null);
-    if (!started) return;
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-    await started.loop?.stop();
-    this.#loopRunning = false;
-    await started.engine.idle();
-    if (options.drain ?? true) {
-      const force = !started.rt.store.capabilities.durable;
-      try {
-        while (Date.now() < deadline) {
-          if ((await started.engine.runPending({ limit: 64, ...(force ? { force } : {}) })) === 0) break;
-        }
-      } catch (error) {
-        started.rt.logger?.({ level: 'warn', event: 'memory.drain_failed', error });
-      }
+    if (!starting) {
+      this.#lifetime.abort();
+      return;
     }
-    await started.rt.embedder.close().catch(() => undefined);
-    await started.rt.store.close();
+    const drain = options.drain ?? true;
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    const abortAt = setTimeout(() => this.#lifetime.abort(), drain ? timeoutMs : 0);
+    abortAt.unref?.();
+    try {
+      const started = await starting.catch(() => null);
+      if (!started) return;
+      await started.loop?.stop();
+      this.#loopRunning = false;
+      await started.engine.idle();
+      if (drain) {
+        const force = !started.rt.store.capabilities.durable;
+        try {
+          while (Date.now() < deadline && !this.#lifetime.signal.aborted) {
+            if ((await started.engine.runPending({ limit: 64, ...(force ? { force } : {}) })) === 0) break;
+          }
+        } catch (error) {
+          started.rt.logger?.({ level: 'warn', event: 'memory.drain_failed', error });
+        }
+      }
+      this.#lifetime.abort();
+      await started.engine.idle();
+      await started.rt.embedder.close().catch(() => undefined);
+      await started.rt.store.close();
+    } finally {
+      clearTimeout(abortAt);
+      this.#lifetime.abort();
+    }
   }
 }
 

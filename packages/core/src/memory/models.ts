@@ -2,6 +2,12 @@ import type { MemoryConfig } from '../config/schema.js';
 import { createHashingEmbedder } from '../embedding/hashing-embedder.js';
 import { createHeuristicLlm } from '../heuristic/index.js';
 import {
+  type CallOutcomes,
+  DEFAULT_CALL_DEADLINE_MS,
+  type GuardedChatLLM,
+  guardChatModel,
+} from '../llm/call-guard.js';
+import {
   createMeter,
   createOpenAiChatModels,
   createOpenAiEmbedder,
@@ -17,13 +23,20 @@ export interface Models {
   readonly llm: ChatLLM | null;
   readonly smallLlm: ChatLLM | null;
   readonly meter: PricedMeter;
+  /** Failures in a row of the extraction model (and of the small model), for health reports. */
+  readonly outcomes: () => CallOutcomes;
 }
 
 /**
- * The extraction model and the small model (reconcile, digests), both metered. Overrides win;
- * `llm: "heuristic"` is the offline rule-based extractor; `openai://…` any compatible endpoint.
+ * The extraction model and the small model (reconcile, digests), both metered and guarded (an
+ * overall deadline per call, `llm.deadlineMs` for endpoints; aborted when `lifetime` ends). Overrides
+ * win; `llm: "heuristic"` is the offline rule-based extractor; `openai://…` any compatible endpoint.
  */
-export async function resolveModels(config: MemoryConfig, overrides: MemoryOverrides): Promise<Models> {
+export async function resolveModels(
+  config: MemoryConfig,
+  overrides: MemoryOverrides,
+  lifetime: AbortSignal = new AbortController().signal,
+): Promise<Models> {
   const meter = createMeter({ prices: config.budgets.prices });
   let main: ChatLLM | null;
   let small: ChatLLM | null | undefined;
@@ -36,9 +49,25 @@ export async function resolveModels(config: MemoryConfig, overrides: MemoryOverr
     small = pair.small;
   }
   const smallModel = overrides.smallLlm !== undefined ? overrides.smallLlm : (small ?? main);
-  const wrap = (m: ChatLLM | null) => (m ? meteredChatModel(m, meter) : null);
+  const deadlineMs =
+    config.llm !== null && config.llm.kind === 'openai' ? config.llm.deadlineMs : DEFAULT_CALL_DEADLINE_MS;
+  const guarded: GuardedChatLLM[] = [];
+  const wrap = (m: ChatLLM | null) => {
+    if (!m) return null;
+    const g = guardChatModel(m, { deadlineMs, lifetime });
+    guarded.push(g);
+    return meteredChatModel(g, meter);
+  };
   const llm = wrap(main);
-  return { llm, smallLlm: smallModel === main ? llm : wrap(smallModel), meter };
+  const smallLlm = smallModel === main ? llm : wrap(smallModel);
+  const outcomes = (): CallOutcomes => {
+    const worst = guarded.reduce<CallOutcomes>(
+      (acc, g) => (g.outcomes.consecutiveFailures > acc.consecutiveFailures ? g.outcomes : acc),
+      { consecutiveFailures: 0, lastErrorCode: null },
+    );
+    return worst;
+  };
+  return { llm, smallLlm, meter, outcomes };
 }
 
 interface LocalEmbeddingsModule {

@@ -62,6 +62,20 @@ export interface OpsDeps {
   readonly workersRunning: () => boolean;
 }
 
+/** The model's health: degraded when disabled, or while its latest calls all failed. */
+function llmHealth(rt: Runtime): ComponentHealth {
+  if (!rt.llm)
+    return { component: 'llm', status: HealthStatus.DEGRADED, detail: 'extraction disabled (no llm)' };
+  const { consecutiveFailures, lastErrorCode } = rt.llmOutcomes();
+  if (consecutiveFailures > 0)
+    return {
+      component: 'llm',
+      status: HealthStatus.DEGRADED,
+      detail: `${rt.llm.model}: the last ${consecutiveFailures} call(s) failed (${lastErrorCode ?? 'INTERNAL'})`,
+    };
+  return { component: 'llm', status: HealthStatus.OK, detail: rt.llm.model };
+}
+
 export function createOpsApi(deps: OpsDeps) {
   return {
     /**
@@ -215,11 +229,7 @@ export function createOpsApi(deps: OpsDeps) {
         const engine = await deps.engine();
         await rt.store.ping();
         components.push({ component: 'storage', status: HealthStatus.OK, detail: rt.store.name });
-        components.push(
-          rt.llm
-            ? { component: 'llm', status: HealthStatus.OK, detail: rt.llm.model }
-            : { component: 'llm', status: HealthStatus.DEGRADED, detail: 'extraction disabled (no llm)' },
-        );
+        components.push(llmHealth(rt));
         components.push({ component: 'embedder', status: HealthStatus.OK, detail: rt.embedder.id });
         components.push({
           component: 'workers',

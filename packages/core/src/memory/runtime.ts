@@ -4,6 +4,7 @@ import { createUlidIdGen } from '../adapters/system/ulid-id-gen.js';
 import type { MemoryConfig } from '../config/schema.js';
 import { cacheEmbedder } from '../embedding/cached-embedder.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
+import type { CallOutcomes } from '../llm/call-guard.js';
 import type { PricedMeter } from '../llm/index.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import type { Clock, IdGen } from '../ports/clock.js';
@@ -27,6 +28,8 @@ export interface Runtime {
   readonly smallLlm: ChatLLM | null;
   readonly reranker: Reranker | null;
   readonly meter: PricedMeter;
+  /** Consecutive failed model calls (health reports an LLM that keeps failing as degraded). */
+  readonly llmOutcomes: () => CallOutcomes;
 }
 
 const META_EMBEDDER = 'embedder.id';
@@ -80,7 +83,12 @@ export async function checkEmbedder(store: MemoryStore, embedder: Embedder): Pro
   if (recorded !== embedder.id) await store.governance.setMeta(META_EMBEDDER, embedder.id);
 }
 
-export async function buildRuntime(config: MemoryConfig, overrides: MemoryOverrides): Promise<Runtime> {
+/** Builds every adapter; `lifetime` ends when the memory closes (model calls in flight are aborted). */
+export async function buildRuntime(
+  config: MemoryConfig,
+  overrides: MemoryOverrides,
+  lifetime?: AbortSignal,
+): Promise<Runtime> {
   const logger = overrides.logger;
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.idGen ?? createUlidIdGen(clock);
@@ -92,7 +100,7 @@ export async function buildRuntime(config: MemoryConfig, overrides: MemoryOverri
       ? cacheEmbedder(baseEmbedder, { maxEntries: config.embeddingCacheEntries })
       : baseEmbedder;
   if (overrides.embedderCheck !== 'skip') await checkEmbedder(store, embedder);
-  const { llm, smallLlm, meter } = await resolveModels(config, overrides);
+  const { llm, smallLlm, meter, outcomes } = await resolveModels(config, overrides, lifetime);
   return {
     config,
     clock,
@@ -104,5 +112,6 @@ export async function buildRuntime(config: MemoryConfig, overrides: MemoryOverri
     smallLlm,
     reranker: overrides.reranker ?? null,
     meter,
+    llmOutcomes: outcomes,
   };
 }

@@ -54,7 +54,7 @@ describe('configuration errors name the key, the problem and the fix', () => {
     ]);
     const unknown = failure({ llm: 'openai://sk-SECRET@h/v1?model=m&bogus=1' });
     expect(unknown.issues).toEqual([
-      'llm: unknown openai:// parameter "bogus"; use model, small_model, reasoning, temperature, structured_outputs, max_tokens, max_tokens_key or dimensions',
+      'llm: unknown openai:// parameter "bogus"; use model, small_model, reasoning, temperature, structured_outputs, max_tokens, max_tokens_key, deadline_ms or dimensions',
     ]);
     expect(unknown.message).not.toContain('SECRET');
   });
