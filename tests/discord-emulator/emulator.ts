@@ -249,6 +249,11 @@ export class DiscordEmulator {
     this.#script.deleteMessage(messageId);
   }
 
+  /** A bulk delete of messages of one channel: one MESSAGE_DELETE_BULK dispatch. */
+  deleteMessages(messageIds: readonly string[]): void {
+    this.#script.deleteMessages(messageIds);
+  }
+
   addMember(guildId: string, member: MemberSeed): void {
     this.#script.addMember(guildId, member);
   }

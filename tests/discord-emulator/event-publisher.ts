@@ -28,6 +28,16 @@ export class EventPublisher {
     return this.#gateway.dispatch('MESSAGE_DELETE', d, this.#messageGate(message));
   }
 
+  /** One MESSAGE_DELETE_BULK for messages of one channel (what a moderator's purge sends). */
+  messageDeleteBulk(messages: readonly ApiMessage[]): number {
+    const [first] = messages;
+    if (!first) return 0;
+    const { channel_id, guild_id } = first;
+    const ids = messages.map((m) => m.id);
+    const d = guild_id === undefined ? { ids, channel_id } : { ids, channel_id, guild_id };
+    return this.#gateway.dispatch('MESSAGE_DELETE_BULK', d, this.#messageGate(first));
+  }
+
   memberAdd(guildId: string, userId: string): number {
     const d = { ...this.#world.memberPayload(guildId, userId), guild_id: guildId };
     return this.#gateway.dispatch('GUILD_MEMBER_ADD', d, { guildId, intent: GatewayIntents.GuildMembers });

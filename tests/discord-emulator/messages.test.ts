@@ -79,6 +79,30 @@ describe('discord emulator: messages and members', () => {
     expect(after.editedTimestamp).toBe(Date.parse(edited.edited_timestamp ?? ''));
   });
 
+  it('delivers MESSAGE_DELETE and MESSAGE_DELETE_BULK with the ids and channel', async () => {
+    const client = await pool.connect(emu);
+    const sent = ['one', 'two', 'three'].map((content) =>
+      emu.sendMessage({ channelId: ids.general, authorId: ids.bob, content }),
+    );
+    const last = sent[2] as (typeof sent)[number];
+    await nextEvent<[Message]>(client, Events.MessageCreate, (m) => m.id === last.id);
+    const single = nextEvent<[Message]>(client, Events.MessageDelete);
+    emu.deleteMessage(last.id);
+    const [deleted] = await single;
+    expect([deleted.id, deleted.channelId, deleted.guildId]).toEqual([last.id, ids.general, ids.guild]);
+    const bulk = nextEvent<[ReadonlyMap<string, Message>, TextChannel]>(client, Events.MessageBulkDelete);
+    emu.deleteMessages(sent.slice(0, 2).map((m) => m.id));
+    const [gone, channel] = await bulk;
+    expect([...gone.keys()].sort()).toEqual(
+      sent
+        .slice(0, 2)
+        .map((m) => m.id)
+        .sort(),
+    );
+    expect(channel.id).toBe(ids.general);
+    expect(emu.message(last.id)).toBeUndefined();
+  });
+
   it('delivers GUILD_MEMBER_UPDATE renames and GUILD_MEMBER_REMOVE', async () => {
     const client = await pool.connect(emu);
     const update = nextEvent<[GuildMember, GuildMember]>(client, Events.GuildMemberUpdate);

@@ -54,6 +54,17 @@ export class Scripting {
     notifier.notify();
   }
 
+  /** Deletes messages of one channel at once (MESSAGE_DELETE_BULK, as Discord's bulk delete). */
+  deleteMessages(messageIds: readonly string[]): void {
+    const { world, publish, notifier } = this.#core;
+    const messages = messageIds.map((id) => world.message(id));
+    const channels = new Set(messages.map((m) => m.channel_id));
+    if (channels.size > 1) throw new Error('a bulk delete covers messages of one channel');
+    for (const id of messageIds) world.deleteMessage(id);
+    publish.messageDeleteBulk(messages);
+    notifier.notify();
+  }
+
   addMember(guildId: string, member: MemberSeed): void {
     this.#core.world.upsertMember(guildId, member);
     this.#core.publish.memberAdd(guildId, member.user.id);

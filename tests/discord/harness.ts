@@ -102,6 +102,8 @@ export interface Harness {
   readonly memory: Memory;
   readonly client: Client<true>;
   readonly handle: DiscordMemoryHandle;
+  /** The SQLite file the memory writes (its -wal sits beside it). */
+  readonly dbPath: string;
   close(): Promise<void>;
 }
 
@@ -134,6 +136,7 @@ export async function startHarness(
     memory,
     client: client as Client<true>,
     handle,
+    dbPath: join(dir.path, 'memory.db'),
     async close() {
       await handle.dispose();
       await client.destroy();

@@ -1,5 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { type ChatRequest, createMemory, type Fact, type Memory, MemoryError } from '@permafrost/core';
+import {
+  type ChatRequest,
+  createMemory,
+  type Fact,
+  FORGOTTEN_FACT_TEXT,
+  type Memory,
+  MemoryError,
+} from '@permafrost/core';
 import { createScriptedLlm, FixedClock, sequentialIds } from '@permafrost/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeStores, type StoreInstance, selectedStores } from './support/stores.js';
@@ -137,6 +144,7 @@ for (const store of selectedStores()) {
         'Alice keeps a secret rooftop garden',
       ]);
       const tomatoes = before.find((f) => f.text === 'Alice grows tomatoes') as Fact;
+      const gardenId = (before.find((f) => f.text.includes('garden')) as Fact).id;
       expect(tomatoes.sources.map((s) => s.messageId)).toContain(doomed);
 
       const report = await w.memory.forgetMessage({ guildId: G, channelId: CH, messageId: doomed });
@@ -145,8 +153,11 @@ for (const store of selectedStores()) {
 
       expect((await w.facts(ALICE)).map((f) => f.text)).toEqual(['Alice grows tomatoes']);
       const all = await w.allFacts();
-      const garden = all.find((f) => f.text === 'Alice keeps a secret rooftop garden') as Fact;
+      // Retired, and its text (the claim the message made) does not outlive the message.
+      const garden = all.find((f) => f.id === gardenId) as Fact;
       expect(garden.validUntil).not.toBeNull();
+      expect(garden.text).toBe(FORGOTTEN_FACT_TEXT);
+      expect(JSON.stringify(all)).not.toContain('rooftop');
       for (const f of all) expect(f.sources.map((s) => s.messageId)).not.toContain(doomed);
       expect(JSON.stringify(all)).not.toContain(SECRET);
       const history = await w.memory.conversation.threadHistory({ guildId: G, channelId: CH, limit: 50 });
@@ -188,14 +199,15 @@ for (const store of selectedStores()) {
       const id = await w.say(ALICE, 'I live in Omaha these days');
       await w.say(ALICE, 'filler about lunch plans');
       await w.memory.flush();
-      expect((await w.facts(ALICE)).map((f) => f.text)).toEqual(['Alice lives in Omaha']);
+      const [omahaFact] = await w.facts(ALICE);
+      expect(omahaFact?.text).toBe('Alice lives in Omaha');
+      const omahaId = omahaFact?.id;
       await w.say(ALICE, 'I live in Denver these days', id, true);
       expect((await w.facts(ALICE)).map((f) => f.text)).toEqual([]);
       await w.memory.flush();
       expect((await w.facts(ALICE)).map((f) => f.text)).toEqual(['Alice lives in Denver']);
-      const omaha = (await w.allFacts()).find((f) => f.text === 'Alice lives in Omaha') as Fact;
-      expect(omaha.validUntil).not.toBeNull();
-      expect(omaha.sources).toEqual([]);
+      const omaha = (await w.allFacts()).find((f) => f.id === omahaId) as Fact;
+      expect([omaha.validUntil !== null, omaha.sources, omaha.text]).toEqual([true, [], FORGOTTEN_FACT_TEXT]);
       const history = await w.memory.conversation.threadHistory({ guildId: G, channelId: CH, limit: 50 });
       expect(history.find((m) => m.messageId === id)?.content).toBe('I live in Denver these days');
       // The same text again is a plain duplicate.
@@ -210,6 +222,25 @@ for (const store of selectedStores()) {
       });
       expect((await w.facts(ALICE)).map((f) => f.text)).toEqual(['Alice lives in Denver']);
       await w.close();
+    });
+
+    it('an edit that leaves nothing to store forgets the old text', async () => {
+      const w = world(store.open());
+      const id = await w.say(BOB, 'my home address is qzaddressqz street');
+      await w.memory.observe({
+        messageId: id,
+        guildId: G,
+        channelId: CH,
+        authorId: BOB,
+        content: '',
+        createdAt: w.clock.now(),
+        edited: true,
+      });
+      const history = await w.memory.conversation.threadHistory({ guildId: G, channelId: CH, limit: 5 });
+      expect(history.map((m) => m.messageId)).not.toContain(id);
+      const path = w.instance.path;
+      await w.close();
+      if (path) expect(bytesIn(path, 'qzaddressqz')).toEqual([]);
     });
 
     it('a purge during an in-flight extraction is not undone when the batch commits', async () => {

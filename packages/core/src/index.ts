@@ -26,6 +26,7 @@ export {
 } from './graph/weights.js';
 export * from './heuristic/index.js';
 export * from './identity/index.js';
+export { FORGOTTEN_FACT_TEXT } from './lifecycle/forget-messages.js';
 export * from './llm/index.js';
 export * from './memory/index.js';
 export * from './model/index.js';

@@ -7,9 +7,12 @@ import {
   type OmitPartialGroupDMChannel,
   type PartialGuildMember,
   type PartialMessage,
+  type ReadonlyCollection,
+  type Snowflake,
 } from 'discord.js';
 import { HandlerGuard } from './handler-guard.js';
 import { backfillGuildAliases } from './member-backfill.js';
+import { forgetDeleted } from './message-deletion.js';
 import { displayNameOf, toMessageEvent } from './message-event.js';
 import { guildAllowed, shouldObserve } from './message-filter.js';
 import type { DiscordMemoryOptions } from './options.js';
@@ -25,7 +28,8 @@ export interface DiscordMemoryHandle {
 type AnyMessage = OmitPartialGroupDMChannel<Message | PartialMessage>;
 
 /**
- * Wires a discord.js client to a memory: messages and edits are observed, renames become aliases,
+ * Wires a discord.js client to a memory: messages and edits are observed, deleted messages (one or
+ * in bulk) are forgotten, renames become aliases,
  * the bot's own id is registered when the client is ready (plus an optional member alias backfill),
  * and departing members are kept or purged. Handler errors are logged, never thrown into the client.
  */
@@ -67,6 +71,12 @@ export function setupDiscordMemory(
       if (message) await observe(message, true);
     });
 
+  const onMessageDelete = (message: AnyMessage) =>
+    guard.run('messageDelete', () => forgetDeleted(memory, guard, options, [message]));
+
+  const onMessageBulkDelete = (messages: ReadonlyCollection<Snowflake, AnyMessage>) =>
+    guard.run('messageDeleteBulk', () => forgetDeleted(memory, guard, options, [...messages.values()]));
+
   const onMemberUpdate = (before: GuildMember | PartialGuildMember, after: GuildMember) =>
     guard.run('guildMemberUpdate', async () => {
       if (after.user.bot || !guildAllowed(after.guild.id, options)) return;
@@ -99,6 +109,8 @@ export function setupDiscordMemory(
   client.on(Events.ClientReady, onReady);
   client.on(Events.MessageCreate, onMessageCreate);
   client.on(Events.MessageUpdate, onMessageUpdate);
+  client.on(Events.MessageDelete, onMessageDelete);
+  client.on(Events.MessageBulkDelete, onMessageBulkDelete);
   client.on(Events.GuildMemberUpdate, onMemberUpdate);
   client.on(Events.GuildMemberRemove, onMemberRemove);
   if (client.isReady()) onReady(client);
@@ -111,6 +123,8 @@ export function setupDiscordMemory(
         client.off(Events.ClientReady, onReady);
         client.off(Events.MessageCreate, onMessageCreate);
         client.off(Events.MessageUpdate, onMessageUpdate);
+        client.off(Events.MessageDelete, onMessageDelete);
+        client.off(Events.MessageBulkDelete, onMessageBulkDelete);
         client.off(Events.GuildMemberUpdate, onMemberUpdate);
         client.off(Events.GuildMemberRemove, onMemberRemove);
       }

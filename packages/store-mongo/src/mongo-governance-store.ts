@@ -41,6 +41,11 @@ export class MongoGovernanceStore implements GovernanceStore {
     return this.#erasures.prune(before);
   }
 
+  /** The server owns its files (no physical purge): compaction is the operator's (see docs/stores.md). */
+  async compactDeleted(): Promise<void> {
+    await this.#ctx.enter();
+  }
+
   async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {
     await this.#ctx.enter();
     const g = requireId(guildId, 'guildId');

@@ -14,6 +14,7 @@ import type { ErasureTable } from './erasure-table.js';
 import type { GuildSnapshots } from './guild-snapshot.js';
 import type { UserPurge } from './purge.js';
 import { type DigestRow, digestFromRow } from './rows/graph-rows.js';
+import { truncateWal } from './wal-truncate.js';
 
 /** Consent, digests, cursors, budgets, metadata and whole-guild operations. */
 export class SqliteGovernanceStore implements GovernanceStore {
@@ -49,6 +50,18 @@ export class SqliteGovernanceStore implements GovernanceStore {
 
   pruneErasures(before: Date): Promise<number> {
     return this.#erasures.prune(before);
+  }
+
+  /**
+   * FTS5 secure-delete removes postings but may keep a deleted term's bytes in a segment leaf:
+   * merging every segment rewrites both indexes without them; `secure_delete` zeroes freed pages.
+   */
+  async compactDeleted(): Promise<void> {
+    await this.#c.write(() => {
+      this.#c.stmt("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')").run();
+      this.#c.stmt("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')").run();
+    });
+    await this.#c.run(() => this.#c.afterCommit(() => truncateWal(this.#c)));
   }
 
   async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {

@@ -2,6 +2,13 @@ import { retireFact } from '../ingest/commit.js';
 import { FactHistoryKind } from '../model/enums.js';
 import type { Fact, SourceRef } from '../model/fact.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { normalizeText } from '../text/analyze.js';
+
+/**
+ * The text a fact keeps once the only messages it was learned from are gone: the claim itself
+ * (often the message nearly word for word) must not outlive them, so it is replaced.
+ */
+export const FORGOTTEN_FACT_TEXT = 'forgotten: the message it was learned from was deleted';
 
 /** What forgetting some messages does to the facts that cite them (computed by core, applied by stores). */
 export interface ForgetPlan {
@@ -9,6 +16,8 @@ export interface ForgetPlan {
   readonly strip: readonly { readonly fact: Fact; readonly sources: readonly SourceRef[] }[];
   /** Ids of the active facts among them that no remaining source supports: they are retired. */
   readonly retire: ReadonlySet<string>;
+  /** Ids of every fact left without a source (active or not): its text is replaced, its vector dropped. */
+  readonly scrub: ReadonlySet<string>;
 }
 
 /**
@@ -19,13 +28,16 @@ export interface ForgetPlan {
 export function planForget(citing: readonly Fact[], messageIds: ReadonlySet<string>): ForgetPlan {
   const strip: { fact: Fact; sources: SourceRef[] }[] = [];
   const retire = new Set<string>();
+  const scrub = new Set<string>();
   for (const fact of citing) {
     const sources = fact.sources.filter((s) => !messageIds.has(s.messageId));
     if (sources.length === fact.sources.length) continue;
     strip.push({ fact, sources });
-    if (sources.length === 0 && fact.validUntil === null && fact.supersededById === null) retire.add(fact.id);
+    if (sources.length > 0) continue;
+    scrub.add(fact.id);
+    if (fact.validUntil === null && fact.supersededById === null) retire.add(fact.id);
   }
-  return { strip, retire };
+  return { strip, retire, scrub };
 }
 
 export interface ForgetOutcome {
@@ -35,9 +47,10 @@ export interface ForgetOutcome {
 
 /**
  * Applies a plan inside the caller's transaction: the refs (with their snippets) leave every
- * citing fact, facts only these messages supported are retired (`validUntil`, vector inactive,
- * relation evidence dropped, history `invalidated`), and the profile digests of their subjects
- * are cleared so they regenerate without them.
+ * citing fact; a fact left with no source gets FORGOTTEN_FACT_TEXT and loses its vector, and if it
+ * was active it is retired (`validUntil`, relation evidence dropped, history `invalidated`); the
+ * profile digests of those subjects are cleared so they regenerate without them. Stores that
+ * purge physically then rewrite their indexes (compactDeleted).
  */
 export async function applyForgetPlan(
   store: MemoryStore,
@@ -50,8 +63,17 @@ export async function applyForgetPlan(
   let sourcesRemoved = 0;
   const subjects = new Set<string | null>();
   for (const { fact, sources } of plan.strip) {
-    const stripped = await store.facts.update(guildId, fact.id, { sources: [...sources] }, { at });
+    const scrubbed = plan.scrub.has(fact.id)
+      ? { text: FORGOTTEN_FACT_TEXT, normalizedText: normalizeText(FORGOTTEN_FACT_TEXT) }
+      : {};
+    const stripped = await store.facts.update(
+      guildId,
+      fact.id,
+      { sources: [...sources], ...scrubbed },
+      { at },
+    );
     if (!stripped) continue;
+    if (plan.scrub.has(fact.id)) await store.vectors.delete(guildId, 'fact', [fact.id]);
     sourcesRemoved += fact.sources.length - sources.length;
     if (!plan.retire.has(fact.id)) continue;
     const done = await retireFact(store, stripped, at, FactHistoryKind.INVALIDATED, detail, null);
@@ -60,6 +82,7 @@ export async function applyForgetPlan(
       subjects.add(done.subjectId);
     }
   }
+  if (plan.strip.length > 0) await store.governance.compactDeleted();
   for (const subjectId of subjects) {
     const digest = await store.governance.getDigest(guildId, subjectId);
     if (digest && digest.text !== '')

@@ -125,6 +125,9 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     clock,
     isBot: o.isBot,
     reviseMessage: (row) => forget.reviseMessage(row),
+    forgetEdited: async (e) => {
+      await forget.forgetMessage({ guildId: e.guildId, channelId: e.channelId, messageId: e.messageId });
+    },
     onStored: (row) => hot.push(toConversationMessage(row)),
     registerAlias: (a) => identity.registerAlias(a),
     ...log,

@@ -62,6 +62,8 @@ export interface ObserveDeps {
    * supported. False when nothing changed. Without it, the stored content is just replaced.
    */
   readonly reviseMessage?: (row: StoredMessage) => Promise<boolean>;
+  /** An edit that left nothing to keep (now empty or ignored): the stored message is forgotten. */
+  readonly forgetEdited?: (event: MessageEvent) => Promise<void>;
   /** Binds a name to a member (identity service: weights, validity, entity twins). */
   readonly registerAlias: (input: {
     guildId: string;
@@ -150,7 +152,16 @@ export class Observer {
       return this.#rejected(event, error);
     }
     const prepared = this.prepare(event);
-    if (!('kind' in prepared)) return prepared;
+    if (!('kind' in prepared)) {
+      // The old text must not outlive an edit that made the message one we would not store.
+      if (event.edited && this.#deps.forgetEdited)
+        await this.#deps
+          .forgetEdited(event)
+          .catch((error: unknown) =>
+            this.#deps.logger?.({ level: 'warn', event: 'observe.forget_edited_failed', error }),
+          );
+      return prepared;
+    }
     const row = prepared;
     try {
       const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);

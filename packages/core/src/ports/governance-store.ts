@@ -70,6 +70,13 @@ export interface GovernanceStore {
   /** Drops logged erasures recorded before `before` (the generation counter is kept). Returns rows dropped. */
   pruneErasures(before: Date): Promise<number>;
 
+  /**
+   * After content was deleted or rewritten in the caller's transaction (a forgotten message, a
+   * scrubbed fact): on a store with `physicalPurge`, rewrites what could still hold the old bytes
+   * (SQLite: merges both keyword indexes, truncates the WAL after the commit). No-op elsewhere.
+   */
+  compactDeleted(): Promise<void>;
+
   /** Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out of the guild. */
   exportGuild(guildId: string): Promise<GuildSnapshot>;
   /** Writes a snapshot (upsert by natural key); vectors are the caller's job. */
