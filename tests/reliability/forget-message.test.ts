@@ -36,7 +36,7 @@ type Rule = { readonly when: string; readonly subject: string; readonly text: st
 function extractionReply(request: ChatRequest, rules: readonly Rule[]): string {
   const prompt = request.messages.map((m) => m.content).join('\n');
   const operations = rules.flatMap((r) => {
-    const token = new RegExp(`(p\\d+) = ${r.subject}\\b`).exec(prompt)?.[1];
+    const token = new RegExp(`(p\\d+) = "?${r.subject}\\b`).exec(prompt)?.[1];
     const source = prompt
       .split('\n')
       .map((line) =>
