@@ -11,3 +11,5 @@ export { createSqliteStore, SQLITE_CAPABILITIES, type SqliteStoreOptions } from 
 registerStoreFactory('sqlite', (url, options) =>
   createSqliteStore({ path: sqlitePath(url), ...(options.logger ? { logger: options.logger } : {}) }),
 );
+
+export { restoreSqliteBackup, verifySqliteCopy } from './backup.js';

@@ -1,4 +1,5 @@
 import type { Logger, MemoryStore, StoreCapabilities } from '@permafrost/core';
+import { backupSqlite } from './backup.js';
 import { SqliteConnection } from './connection.js';
 import { EntityTable } from './entity-table.js';
 import { ErasureTable } from './erasure-table.js';
@@ -68,6 +69,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     },
     ping: () => connection.run(() => void connection.stmt('SELECT 1').get()),
     transaction: (fn) => connection.transaction(fn),
+    backup: (input) => backupSqlite(connection, input.path),
     close: () => connection.close(),
   };
 }

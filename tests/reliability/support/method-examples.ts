@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Memory } from '@permafrost/core';
 import { CHANNEL_A, chat, GUILD_A, type Member } from './world.js';
 
@@ -47,6 +49,8 @@ export function methodOf(memory: Memory, path: string): (...args: unknown[]) => 
   const fn = owner[parts[parts.length - 1] as string] as (...args: unknown[]) => unknown;
   return fn.bind(owner);
 }
+
+let backups = 0;
 
 /** A valid call of every public method (a method missing here fails the property). */
 export function methodExamples(w: ExampleWorld): Record<string, MethodExample> {
@@ -137,6 +141,8 @@ export function methodExamples(w: ExampleWorld): Record<string, MethodExample> {
     'admin.exportGuild': { args: [{ guildId: g }] },
     'admin.importGuild': { args: [{ data: w.exportDoc, guildId: g }], optional: ['guildId'] },
     'admin.exportUser': { args: [{ guildId: g, userId: a }] },
+    // A new file each time (a backup never overwrites); stores without backups answer BACKUP_UNSUPPORTED.
+    'admin.backup': { args: [{ path: join(tmpdir(), `pf-backup-example-${process.pid}-${++backups}.db`) }] },
     'conversation.threadHistory': {
       args: [{ guildId: g, channelId: CHANNEL_A, limit: 5 }],
       optional: ['limit'],

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { ErrorCode, MemoryError } from '../errors/index.js';
 import type { IngestDeps } from '../ingest/deps.js';
 import {
+  type BackupManifest,
   EXPORT_FORMAT,
   EXPORT_VERSION,
   type GuildExport,
@@ -21,6 +23,16 @@ const purgeSchema = z.object({ guildId: id, userId: userIdField, dryRun: z.boole
 const guildSchema = z.object({ guildId: id }).strict();
 /** `data` is checked against the export format on its own (its issues are reported under `data`). */
 const importSchema = z.object({ data: z.unknown(), guildId: id.optional() }).strict();
+/** A file path, not user content: bounded, no NUL. */
+const backupSchema = z
+  .object({
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .refine((p) => !p.includes('\u0000'), 'no NUL in paths'),
+  })
+  .strict();
 
 /** Everything stored about one member of one guild (a data-access export). */
 export interface UserExport {
@@ -139,6 +151,22 @@ export function createAdminApi(deps: AdminApiDeps) {
           });
       if (!report.dryRun) deps.forgetUserCaches(input.guildId, input.userId);
       return report;
+    },
+
+    /**
+     * Copies the store to a new file at `path` while the bot keeps running, verifies the copy
+     * (integrity, schema version, row counts) and returns its manifest. Stores that cannot
+     * (MongoDB: use mongodump/mongorestore, see docs/stores.md) answer BACKUP_UNSUPPORTED.
+     */
+    async backup(input: { path: string }): Promise<BackupManifest> {
+      const v = parseInput(backupSchema, input, 'admin.backup');
+      await deps.ensureStarted();
+      if (!store.backup)
+        throw new MemoryError(
+          ErrorCode.BACKUP_UNSUPPORTED,
+          `the ${store.name} store cannot back itself up; use its own tools (docs/stores.md)`,
+        );
+      return store.backup({ path: v.path });
     },
 
     /** A versioned JSON-ready document of the guild's memory (facts incl. inactive, graph, aliases, digests). */

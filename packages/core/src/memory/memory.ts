@@ -122,7 +122,7 @@ export class Memory {
     );
     this.admin = lazyGroup(
       async () => (await s()).admin,
-      ['setOptOut', 'getOptOut', 'purgeUser', 'exportGuild', 'importGuild', 'exportUser'],
+      ['setOptOut', 'getOptOut', 'purgeUser', 'exportGuild', 'importGuild', 'exportUser', 'backup'],
     );
     this.conversation = lazyGroup(
       async () => (await s()).conversation,

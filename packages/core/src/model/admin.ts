@@ -50,6 +50,20 @@ export interface PurgeReport {
   readonly optOutKept: boolean;
 }
 
+/** What `admin.backup` (and a restore) verified about a database copy. */
+export interface BackupManifest {
+  /** Absolute path of the copy. */
+  readonly path: string;
+  /** SHA-256 of the copy's bytes (hex), for checking a file moved elsewhere. */
+  readonly sha256: string;
+  readonly bytes: number;
+  /** Schema version of the copy (equal to the store's). */
+  readonly schemaVersion: number;
+  /** Row counts of the copy's tables (facts, messages, …), read back from the copy. */
+  readonly counts: Readonly<Record<string, number>>;
+  readonly createdAt: Date;
+}
+
 export interface GuildStats {
   readonly guildId: string;
   readonly totalFacts: number;

@@ -1,4 +1,5 @@
 export {
+  type BackupManifest,
   EXPORT_FORMAT,
   EXPORT_VERSION,
   type GuildExport,

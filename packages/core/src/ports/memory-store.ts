@@ -1,3 +1,4 @@
+import type { BackupManifest } from '../model/admin.js';
 import type { AliasStore } from './alias-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { FactStore } from './fact-store.js';
@@ -50,6 +51,12 @@ export interface MemoryStore {
   /** Cheap liveness check; throws when the backend is unreachable. */
   ping(): Promise<void>;
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Optional: copies the live store to a new file at `path` (which must not exist) while it keeps
+   * serving, verifies the copy and describes it. Stores without it are backed up with their own
+   * tools (`admin.backup` answers BACKUP_UNSUPPORTED).
+   */
+  backup?(input: { readonly path: string }): Promise<BackupManifest>;
   close(): Promise<void>;
 }
 

@@ -93,6 +93,18 @@ export function guardStore(store: MemoryStore, logger?: Logger): GuardedStore {
         throw normalize(error, 'store', 'transaction');
       }
     },
+    ...(store.backup
+      ? {
+          async backup(input: { readonly path: string }) {
+            if (closed) throw new MemoryError(ErrorCode.CLOSED, 'the memory store is closed');
+            try {
+              return await (store.backup as NonNullable<MemoryStore['backup']>)(input);
+            } catch (error) {
+              throw normalize(error, 'store', 'backup');
+            }
+          },
+        }
+      : {}),
     close() {
       closing ??= (async () => {
         closed = true;
