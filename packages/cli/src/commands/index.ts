@@ -1,3 +1,4 @@
+import { backupCommand, restoreCommand } from './backup.js';
 import { exportCommand, importCommand, inspectCommand, statsCommand } from './data.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
@@ -14,6 +15,8 @@ export const COMMANDS: readonly Command[] = [
   statsCommand,
   exportCommand,
   importCommand,
+  backupCommand,
+  restoreCommand,
   purgeCommand,
   optoutCommand,
   runPendingCommand,
