@@ -6,10 +6,11 @@
 //   node scripts/run.mjs demo                 install + build + the demo
 //   node scripts/run.mjs bench [--quick]      install + build + benchmarks (Mongo rows on FerretDB/PostgreSQL)
 //   node scripts/run.mjs setup                install + build only
+//   node scripts/run.mjs pack [dir]           install + build + a tarball per publishable package in dir (default packs/)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { nodeTool, npmCommand, PNPM_VERSION, pnpmPath, REPO_ROOT as root } from './tools.mjs';
+import { dirname, join, resolve } from 'node:path';
+import { nodeTool, npmCommand, PNPM_VERSION, packPackages, pnpmPath, REPO_ROOT as root } from './tools.mjs';
 
 const [task = 'setup', ...rest] = process.argv.slice(2);
 
@@ -175,10 +176,15 @@ switch (task) {
   case 'demo':
     process.exit(run(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...rest]));
     break;
+  case 'pack': {
+    const dest = resolve(rest[0] ?? join(root, 'packs'));
+    for (const file of packPackages(dest).values()) console.log(file);
+    break;
+  }
   case 'bench':
     process.exit(bench());
     break;
   default:
-    console.error(`unknown task "${task}" (use test, demo, bench or setup)`);
+    console.error(`unknown task "${task}" (use test, demo, bench, pack or setup)`);
     process.exit(2);
 }

@@ -7,3 +7,9 @@ export function nodeTool(pkg: string, bin: string, args: readonly string[]): [st
 export function pnpmPath(): string | null;
 export function npmCommand(args: readonly string[]): [string, string[]];
 export function buildProjects(projects: readonly string[], options?: { stdio?: StdioOptions }): void;
+export interface WorkspacePackage {
+  readonly dir: string;
+  readonly manifest: { readonly name: string; readonly version: string; readonly private?: boolean };
+}
+export function publishablePackages(): WorkspacePackage[];
+export function packPackages(dest: string, options?: { stdio?: StdioOptions }): Map<string, string>;

@@ -2,7 +2,7 @@
 // `npm` or `node`. JavaScript tools run under this very Node (process.execPath) from their entry file
 // in node_modules; pnpm is the private copy scripts/run.mjs installs under .tools/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,4 +85,36 @@ export function buildProjects(projects, options = {}) {
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/** The publishable packages (packages/* without "private"): `{ dir, manifest }` each. */
+export function publishablePackages() {
+  const root = join(REPO_ROOT, 'packages');
+  return readdirSync(root)
+    .map((name) => join(root, name))
+    .filter((dir) => existsSync(join(dir, 'package.json')))
+    .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+    .filter((p) => !p.manifest.private);
+}
+
+/**
+ * Packs every publishable package into `dest` with the private pnpm (which runs each package's
+ * `prepack`: build + LICENSE, and turns workspace: ranges into version ranges). Returns package
+ * name → tarball path.
+ */
+export function packPackages(dest, options = {}) {
+  const pnpm = pnpmPath();
+  if (!pnpm) throw new Error('pnpm is not installed under .tools/ (run `node scripts/run.mjs setup`)');
+  mkdirSync(dest, { recursive: true });
+  const tarballs = new Map();
+  for (const { dir, manifest } of publishablePackages()) {
+    const before = new Set(readdirSync(dest));
+    execFileSync(pnpm, ['pack', '--pack-destination', dest], { cwd: dir, stdio: options.stdio ?? 'pipe' });
+    const created = readdirSync(dest).filter((f) => !before.has(f) && f.endsWith('.tgz'));
+    const expected = `${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}.tgz`;
+    const file = created.length === 1 ? created[0] : expected;
+    if (!existsSync(join(dest, file))) throw new Error(`pnpm pack in ${dir} wrote no ${expected}`);
+    tarballs.set(manifest.name, join(dest, file));
+  }
+  return tarballs;
 }

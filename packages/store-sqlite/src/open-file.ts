@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ErrorCode, MemoryError } from '@permafrost/core';
+import { missingDriverHint } from './driver-missing.js';
 import { toStoreError } from './errors.js';
 
 /** `:memory:`, the empty path (a private temporary database) and SQLite `file::memory:` URIs. */
@@ -54,7 +55,11 @@ export function openError(path: string, error: unknown): MemoryError {
   const mapped = toStoreError(error);
   const absolute = resolve(path);
   const code = (error as { code?: unknown } | null)?.code;
-  const reasons = [typeof code === 'string' ? code : null, accessProblem(absolute)].filter(Boolean);
+  const reasons = [
+    typeof code === 'string' ? code : null,
+    missingDriverHint(error),
+    accessProblem(absolute),
+  ].filter(Boolean);
   const what = mapped.code === ErrorCode.STORE_UNAVAILABLE ? '' : `: ${mapped.message}`;
   return new MemoryError(
     mapped.code,
