@@ -35,9 +35,25 @@ const SNOWFLAKE = /\b\d{15,25}\b/;
 const MENTION_TAG = /<@[!&]?\d+>/;
 const ROSTER_TOKEN = /\bp\d{1,3}\b/i;
 const WH_START = /^(who|what|when|where|why|how|which)\b/i;
+const AUX =
+  '(?:do|does|did|is|are|was|were|am|can|could|should|would|will|shall|may|might|must|has|have|had)';
+/** A wh-word in question order: "When did …", "Where is …", "What's …". */
+const WH_INVERTED = new RegExp(`^(who|what|when|where|why|how|which)(?:'s|\\s+${AUX}\\b)`, 'i');
+/** "When"/"where" open a subordinate clause of a statement unless the word order is a question's. */
+const SUBORDINATING_WH = /^(when|where)\s/i;
 const AUX_QUESTION =
   /^(do|does|did|is|are|was|were|can|could|should|would|will|has|have|had)\s+(i|you|he|she|it|we|they|there|this|that|anyone|someone)\b/i;
 const DENIAL = /\b(no no no|stop it)\b/i;
+
+/**
+ * A wh-opening reads as a question, except "when …"/"where …" followed by a clause in statement
+ * order ("When Maria was younger, her family had money problems"): those are adverbial clauses.
+ */
+function whQuestion(lower: string): boolean {
+  if (!WH_START.test(lower)) return false;
+  if (WH_INVERTED.test(lower)) return true;
+  return !SUBORDINATING_WH.test(lower);
+}
 
 /** Text hygiene: length, refusals, model meta-talk, ids, mention tags, roster tokens, questions. */
 export function hygieneGate(text: string): GateVerdict {
@@ -52,7 +68,7 @@ export function hygieneGate(text: string): GateVerdict {
   if (SNOWFLAKE.test(t)) return reject('snowflake_in_text');
   if (MENTION_TAG.test(t)) return reject('mention_tag_in_text');
   if (ROSTER_TOKEN.test(t)) return reject('roster_token_in_text');
-  if (t.endsWith('?') || WH_START.test(t) || AUX_QUESTION.test(t)) return reject('question');
+  if (t.endsWith('?') || whQuestion(lower) || AUX_QUESTION.test(t)) return reject('question');
   if (DENIAL.test(t)) return reject('rant_denial');
   return pass;
 }

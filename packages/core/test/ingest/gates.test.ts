@@ -23,6 +23,12 @@ describe('hygiene gate', () => {
     ['p1 likes climbing mountains on weekends', 'roster_token_in_text'],
     ['Does alice like hiking in the alps?', 'question'],
     ['What alice thinks about hiking trips', 'question'],
+    ['When did alice move to the coast', 'question'],
+    ["Where's the meetup alice organises", 'question'],
+    ['When was alice going to start the new job', 'question'],
+    ['When Maria was younger, her family had money problems', 'ok'],
+    ['When she moved to Lisbon, Alice started learning Portuguese', 'ok'],
+    ['Where Alice grew up, winters were long and dark', 'ok'],
     ['no no no alice never said anything like that', 'rant_denial'],
     ['Alice loves hiking in the Alps every summer', 'ok'],
   ])('%s → %s', (text, expected) => {
