@@ -79,6 +79,19 @@ export function locomoPath(): string | null {
   return candidates.find((p) => existsSync(p)) ?? null;
 }
 
+const LONGMEMEVAL_ENV = 'LONGMEMEVAL_DEV_PATH';
+
+/** Where the LongMemEval-S dev split lives: LONGMEMEVAL_DEV_PATH, or shared/ next to the clone. */
+export function longMemEvalPath(): string | null {
+  const candidates = [
+    process.env[LONGMEMEVAL_ENV],
+    join(REPO_ROOT, '..', 'shared', 'data', 'longmemeval-s-dev'),
+    join(REPO_ROOT, '..', '..', 'shared', 'data', 'longmemeval-s-dev'),
+    '/work/shared/data/longmemeval-s-dev',
+  ].filter((p): p is string => typeof p === 'string' && p.length > 0);
+  return candidates.find((p) => existsSync(join(p, 'PROVENANCE.md'))) ?? null;
+}
+
 /** Peak resident set size of this process so far (VmHWM), in MiB; falls back to current RSS. */
 export function peakRssMiB(): number {
   try {
