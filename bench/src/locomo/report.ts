@@ -4,6 +4,8 @@ import type { Summary } from './scoring.js';
 export interface LevelResult {
   readonly level: 'turn' | 'observation';
   readonly questions: number;
+  /** Observation level: observations the quality gate refused (not stored). */
+  readonly refused?: number;
   readonly meanQueryMs: number;
   readonly loadAndQueryMs: number;
   readonly summary: Record<string, Summary>;

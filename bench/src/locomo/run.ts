@@ -77,7 +77,7 @@ export async function runLocomo(options: LocomoOptions): Promise<LocomoRun> {
     const t0 = performance.now();
     const common = {
       ks,
-      retrieval: config.retrieval,
+      config: { embeddings: config.embeddings, retrieval: config.retrieval, lifecycle: config.lifecycle },
       makeEmbedder,
       ...(options.makeStore ? { makeStore: options.makeStore } : {}),
     };
@@ -91,10 +91,11 @@ export async function runLocomo(options: LocomoOptions): Promise<LocomoRun> {
         summary: r.summary,
       });
     } else {
-      const r = await runObservationLevel(conversations, { ...common, lifecycle: config.lifecycle });
+      const r = await runObservationLevel(conversations, common);
       results.push({
         level,
         questions: r.questions,
+        refused: r.refused,
         meanQueryMs: r.meanRecallMs,
         loadAndQueryMs: performance.now() - t0,
         summary: r.summary,

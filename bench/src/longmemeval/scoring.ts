@@ -32,7 +32,10 @@ export function scoreRanking(ranked: readonly string[], gold: ReadonlySet<string
 }
 
 /** Distinct sessions in order of their first turn in the ranking. */
-export function sessionRanking(rankedTurns: readonly string[], sessionOf: (docId: string) => string): string[] {
+export function sessionRanking(
+  rankedTurns: readonly string[],
+  sessionOf: (docId: string) => string,
+): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const id of rankedTurns) {

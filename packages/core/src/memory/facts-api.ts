@@ -8,6 +8,7 @@ import { buildFact, historyEntry } from '../ingest/fact-builder.js';
 import { hygieneGate } from '../ingest/gates.js';
 import { AliasSource, EntityKind, FactCategory, FactHistoryKind } from '../model/enums.js';
 import type { Fact, FactHistoryEntry, Page } from '../model/fact.js';
+import { timestampSchema } from '../model/message.js';
 import {
   type FactSearchInput,
   type ListForSubjectInput,
@@ -59,6 +60,11 @@ export const rememberSchema = z
      * returns the fact the first call produced; with a different input it is refused.
      */
     idempotencyKey: z.string().min(1).max(128).optional(),
+    /**
+     * When the fact was learned (e.g. the date of the conversation it comes from); default now.
+     * Time expressions in queries ("last May") match it. Not after now.
+     */
+    observedAt: timestampSchema.optional(),
   })
   .strict();
 export type RememberInput = z.input<typeof rememberSchema>;
@@ -132,6 +138,10 @@ export function createFactsApi(deps: FactsApiDeps) {
       const prior = await command?.replay();
       if (prior) return prior;
       const at = clock.now();
+      if (v.observedAt !== undefined && v.observedAt.getTime() > at.getTime())
+        throw schemaInvalid('facts.remember', [
+          { path: ['observedAt'], code: 'too_big', message: 'observedAt is after now' },
+        ]);
       const existing = await store.facts.findByNormalizedText(
         v.guildId,
         v.subjectId,
@@ -144,7 +154,10 @@ export function createFactsApi(deps: FactsApiDeps) {
           ? reinforceFact(deps, existing, candidate, at)
           : insertFact(
               store,
-              buildFact(candidate, v.guildId, deps.ids, at, deps.config.lifecycle),
+              {
+                ...buildFact(candidate, v.guildId, deps.ids, at, deps.config.lifecycle),
+                ...(v.observedAt !== undefined ? { observedAt: v.observedAt } : {}),
+              },
               candidate,
               vector as Float32Array,
               at,

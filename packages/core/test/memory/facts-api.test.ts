@@ -121,3 +121,51 @@ describe('facts api', () => {
     await memory.close();
   });
 });
+
+describe('facts.remember observedAt', () => {
+  it('stores the date the fact was learned, and recall matches time expressions against it', async () => {
+    const { memory } = harness();
+    const march = await memory.facts.remember({
+      guildId: GUILD,
+      subjectId: ALICE,
+      text: 'Alice ran a race in the rain',
+      observedAt: '2026-03-14T09:30:00Z',
+    });
+    expect(march.observedAt.toISOString()).toBe('2026-03-14T09:30:00.000Z');
+    expect((await memory.facts.get({ guildId: GUILD, factId: march.id })).observedAt.toISOString()).toBe(
+      '2026-03-14T09:30:00.000Z',
+    );
+    const july = await memory.facts.remember({
+      guildId: GUILD,
+      subjectId: ALICE,
+      text: 'Alice ran a race by the river',
+      observedAt: new Date('2026-07-02T18:00:00Z'),
+    });
+    const now = await memory.facts.remember({
+      guildId: GUILD,
+      subjectId: ALICE,
+      text: 'Alice ran a race in the park',
+    });
+    expect(now.observedAt.toISOString()).toBe('2026-08-24T12:00:00.000Z');
+    const inMarch = await memory.recall({ guildId: GUILD, text: 'which race did Alice run in March 2026' });
+    expect(inMarch.facts[0]?.fact.id).toBe(march.id);
+    const inJuly = await memory.recall({ guildId: GUILD, text: 'which race did Alice run in July 2026' });
+    expect(inJuly.facts[0]?.fact.id).toBe(july.id);
+    await memory.close();
+  });
+
+  it('rejects dates after now, naive timestamps and non-dates, storing nothing', async () => {
+    const { memory } = harness();
+    const base = { guildId: GUILD, subjectId: ALICE, text: 'Alice collects vintage postcards' };
+    for (const observedAt of [
+      '2026-08-25T12:00:00Z',
+      '2026-03-14T09:30:00',
+      'last tuesday',
+      17,
+      new Date(Number.NaN),
+    ])
+      expect(await code(memory.facts.remember({ ...base, observedAt } as never))).toBe('SCHEMA_INVALID');
+    expect((await memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).length).toBe(0);
+    await memory.close();
+  });
+});
