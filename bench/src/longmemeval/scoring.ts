@@ -77,7 +77,9 @@ export class LmeTally {
       ] as const)
         for (const k of this.#ks) {
           const m = scoreRanking(r.ranked, r.gold, k);
-          const s = (b.sums[level][String(k)] ??= { recallAny: 0, recallAll: 0, ndcg: 0 });
+          const byK = b.sums[level];
+          const s = byK[String(k)] ?? { recallAny: 0, recallAll: 0, ndcg: 0 };
+          byK[String(k)] = s;
           s.recallAny += m.recallAny;
           s.recallAll += m.recallAll;
           s.ndcg += m.ndcg;
