@@ -42,13 +42,24 @@ function gapFreeRuns(chain: MessageChain, maxGapMs: number): StoredMessage[][] {
   return runs;
 }
 
+/**
+ * Pairs of messages at most `window` steps apart in a gap-free run, joined by an exchange: the
+ * span from one to the other holds at least two authors (a message and its reply, or two turns
+ * of one author with the other side's turn between them). A single author's consecutive
+ * messages — a monologue, or a channel that holds only one side of a conversation — are separate
+ * statements and do not lift each other.
+ */
 function adjacencies(chains: readonly MessageChain[], opts: SmoothingOptions): Adjacency[] {
   const seen = new Set<string>();
   const out: Adjacency[] = [];
   for (const chain of chains)
     for (const run of gapFreeRuns(chain, opts.maxGapMs))
-      for (let i = 0; i < run.length; i++)
+      for (let i = 0; i < run.length; i++) {
+        const author = (run[i] as StoredMessage).authorId;
+        let exchange = false;
         for (let j = i + 1; j < run.length && j - i <= opts.window; j++) {
+          if ((run[j] as StoredMessage).authorId !== author) exchange = true;
+          if (!exchange) continue;
           const earlier = (run[i] as StoredMessage).messageId;
           const later = (run[j] as StoredMessage).messageId;
           const k = `${earlier}\u0000${later}`;
@@ -56,12 +67,14 @@ function adjacencies(chains: readonly MessageChain[], opts: SmoothingOptions): A
           seen.add(k);
           out.push({ earlier, later, distance: j - i });
         }
+      }
   return out;
 }
 
 /**
  * Neighbour smoothing: each message receives weight^d × the base score of every message d steps
- * before or after it (d ≤ window), since adjacent messages of a conversation share context. The
+ * before or after it (d ≤ window) across an exchange (see `adjacencies`), since the turns of a
+ * conversation share context. The
  * result is divided by 1 + 2 Σ weight^d so scores stay in [0, 1]. Messages with no base score
  * (known only as neighbours) get a score from their neighbours alone. Returns the context part
  * (already normalised) per message id.
