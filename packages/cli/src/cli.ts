@@ -1,19 +1,38 @@
 import '@permafrost/store-sqlite';
 import '@permafrost/store-mongo';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './commands/index.js';
+import type { Command } from './commands/types.js';
 import { COMMON_OPTIONS, type CommandContext } from './context.js';
 import { describeError, ExitCode, UsageError } from './exit-codes.js';
-import { createOutput } from './output.js';
+import { createOutput, type Output } from './output.js';
 
-function help(out: ReturnType<typeof createOutput>): void {
+/** The version of this package (its package.json sits one folder above `dist/` and `src/`). */
+export function cliVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version?: unknown;
+  };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}
+
+const EXIT_CODES =
+  'Exit codes: 0 ok, 1 failure, 2 usage, 3 configuration, 4 storage, 5 not found, 6 embedder mismatch,\n' +
+  '  7 not installed, 8 model endpoint, 130 interrupted.';
+
+function help(out: Output): void {
   out.line('permafrost — long-term memory for chat bots\n');
   out.line('Usage: permafrost <command> [options]\n');
   for (const c of COMMANDS) out.line(`  ${c.name.padEnd(12)} ${c.summary}`);
   out.line('\nCommon options: --db <url|path> (default ./permafrost.db), --llm <url|heuristic|none>,');
   out.line('  --embeddings <hashing|local[:folder]|openai://…>, --config <file.json>, --json, --verbose');
-  out.line('Run `permafrost <command> --help` for a command’s options. Exit codes: docs/cli.md.');
+  out.line(
+    'Run `permafrost <command> --help` for a command’s options; `permafrost --version` for the version.',
+  );
+  out.line(EXIT_CODES);
 }
+
+const usageOf = (command: Command) => `usage: permafrost ${command.name} ${command.usage}`.trimEnd();
 
 export async function main(argv: readonly string[], cwd = process.cwd()): Promise<number> {
   const out = createOutput();
@@ -22,10 +41,19 @@ export async function main(argv: readonly string[], cwd = process.cwd()): Promis
     help(out);
     return name === undefined ? ExitCode.USAGE : ExitCode.OK;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    out.line(cliVersion());
+    return ExitCode.OK;
+  }
   const command = COMMANDS.find((c) => c.name === name);
   let verbose = rest.includes('--verbose');
   try {
-    if (!command) throw new UsageError(`unknown command "${name}"`);
+    if (!command)
+      throw new UsageError(
+        name.startsWith('-')
+          ? `unknown option "${name}" (a command comes first)`
+          : `unknown command "${name}"`,
+      );
     const { values, positionals } = parseArgs({
       args: [...rest],
       options: { ...COMMON_OPTIONS, ...command.options },
@@ -34,9 +62,11 @@ export async function main(argv: readonly string[], cwd = process.cwd()): Promis
     });
     verbose = values.verbose === true;
     if (values.help === true) {
-      out.line(`permafrost ${command.name} ${command.usage}\n\n${command.summary}`);
+      out.line(`${usageOf(command)}\n\n${command.summary}`);
       return ExitCode.OK;
     }
+    const extra = positionals.slice(command.maxPositionals ?? 0);
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${String(extra[0]).slice(0, 40)}"`);
     const interrupted = new Promise<string>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
     });
@@ -46,6 +76,7 @@ export async function main(argv: readonly string[], cwd = process.cwd()): Promis
       positionals,
       cwd,
       interrupted,
+      ...(command.readOnly ? { readOnly: true } : {}),
     };
     return (await command.run(ctx)) ?? ExitCode.OK;
   } catch (error) {
@@ -54,6 +85,7 @@ export async function main(argv: readonly string[], cwd = process.cwd()): Promis
         ? new UsageError(error.message)
         : error,
       verbose,
+      command ? usageOf(command) : undefined,
     );
     for (const line of described.lines) out.error(line);
     return described.exit;

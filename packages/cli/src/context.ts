@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { createMemory, type Memory, type MemoryConfigInput, type MemoryOverrides } from '@permafrost/core';
+import {
+  createMemory,
+  type Memory,
+  type MemoryConfigInput,
+  type MemoryOverrides,
+  sqlitePath,
+} from '@permafrost/core';
+import { createSqliteStore } from '@permafrost/store-sqlite';
 import { UsageError } from './exit-codes.js';
 import type { Output } from './output.js';
 
@@ -22,6 +29,8 @@ export interface CommandContext {
   readonly cwd: string;
   /** Resolves when SIGINT/SIGTERM arrives (for long-running commands). */
   readonly interrupted: Promise<string>;
+  /** The command only reads: its store opens read-only (SQLite) and a missing file is an error. */
+  readonly readOnly?: boolean;
 }
 
 /** `--db` accepts a URL or a plain file path (→ sqlite); the default is `./permafrost.db`. */
@@ -43,7 +52,10 @@ export function required(ctx: CommandContext, name: string): string {
   return v;
 }
 
-/** A memory for CLI use: workers off (commands drive work explicitly), config from flags and file. */
+/**
+ * A memory for CLI use: workers off (commands drive work explicitly), config from flags and file.
+ * For read-only commands a SQLite file opens read-only: missing is NOT_FOUND, nothing is created.
+ */
 export function openMemory(
   ctx: CommandContext,
   extra: MemoryConfigInput = {},
@@ -65,5 +77,9 @@ export function openMemory(
     workers: { ...(fromFile.workers ?? {}), enabled: false },
     ...extra,
   };
+  const url = config.storage as string;
+  const path = url.startsWith('sqlite://') ? sqlitePath(url) : null;
+  if (ctx.readOnly && path !== null && path !== ':memory:' && !overrides.store)
+    return createMemory(config, { ...overrides, store: createSqliteStore({ path, readOnly: true }) });
   return createMemory(config, overrides);
 }

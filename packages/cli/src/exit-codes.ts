@@ -34,9 +34,13 @@ const BY_CODE: Partial<Record<ErrorCode, ExitCode>> = {
 };
 
 /** Exit code and printable lines for an error: code + message + hint, stack only when verbose. */
-export function describeError(error: unknown, verbose: boolean): { exit: ExitCode; lines: string[] } {
+export function describeError(
+  error: unknown,
+  verbose: boolean,
+  usage?: string,
+): { exit: ExitCode; lines: string[] } {
   if (error instanceof UsageError)
-    return { exit: ExitCode.USAGE, lines: [`error: ${error.message}`, 'run `permafrost help` for usage'] };
+    return { exit: ExitCode.USAGE, lines: [`error: ${error.message}`, usage ?? error.usage] };
   if (MemoryError.is(error)) {
     // A configuration message repeats its issues, which follow one per line.
     const listed = error.code === ErrorCode.CONFIG_INVALID && error.issues.length > 0;
@@ -60,6 +64,13 @@ export function describeError(error: unknown, verbose: boolean): { exit: ExitCod
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  /** Usage line printed after the message (the command's own, or the general one). */
+  readonly usage: string;
+
+  constructor(message: string, usage = 'run `permafrost help` for usage') {
+    super(message);
+    this.usage = usage;
+  }
 }
 
 export { ErrorCode };

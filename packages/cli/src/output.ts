@@ -6,6 +6,16 @@ export interface Output {
   table(rows: readonly Record<string, unknown>[], columns?: readonly string[]): void;
 }
 
+/**
+ * Stored text as one inert terminal line: whitespace runs become one space; control characters
+ * (escape sequences could repaint the terminal) and bidirectional overrides become U+FFFD.
+ */
+export function plain(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+}
+
 function cell(value: unknown, max = 60): string {
   if (value === null || value === undefined) return '';
   const text =
@@ -14,20 +24,48 @@ function cell(value: unknown, max = 60): string {
       : typeof value === 'object'
         ? JSON.stringify(value)
         : String(value);
-  const flat = text.replace(/\s+/g, ' ');
+  const flat = plain(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * Whether to colour a stream: never with `NO_COLOR` set (https://no-color.org), always with
+ * `FORCE_COLOR` set to anything but 0, otherwise only on a terminal.
+ */
+export function colourEnabled(
+  stream: NodeJS.WritableStream,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
+  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined && force !== '') return force !== '0';
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}
+
+const RED = '\u001b[31m';
+const BOLD = '\u001b[1m';
+const DIM = '\u001b[2m';
+const RESET = '\u001b[0m';
+
+/** Colours the leading `error…:` / `hint:` label of an error line. */
+function paintError(text: string): string {
+  const label = /^(error[^:]*:|hint:)/.exec(text)?.[1];
+  if (!label) return text;
+  return `${label.startsWith('hint') ? DIM : `${BOLD}${RED}`}${label}${RESET}${text.slice(label.length)}`;
 }
 
 export function createOutput(
   stdout: NodeJS.WritableStream = process.stdout,
   stderr: NodeJS.WritableStream = process.stderr,
 ): Output {
+  const colourOut = colourEnabled(stdout);
+  const colourErr = colourEnabled(stderr);
   return {
     line: (text = '') => {
       stdout.write(`${text}\n`);
     },
     error: (text) => {
-      stderr.write(`${text}\n`);
+      stderr.write(`${colourErr ? paintError(text) : text}\n`);
     },
     json: (value) => {
       stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -45,7 +83,10 @@ export function createOutput(
           .map((v, i) => v.padEnd(widths[i] as number))
           .join('  ')
           .trimEnd();
-      stdout.write(`${fmt(cols)}\n${fmt(widths.map((w) => '─'.repeat(w)))}\n`);
+      const header = fmt(cols);
+      stdout.write(
+        `${colourOut ? `${BOLD}${header}${RESET}` : header}\n${fmt(widths.map((w) => '─'.repeat(w)))}\n`,
+      );
       for (const row of cells) stdout.write(`${fmt(row)}\n`);
     },
   };

@@ -5,6 +5,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { closedError, toStoreError } from './errors.js';
 import { migrateDatabase } from './migrations/index.js';
 import { ensureParentFolder, isInMemoryPath, openError } from './open-file.js';
+import { openReadOnlyDatabase } from './read-only-open.js';
 import { acquireGate, type TxScope } from './shared-gate.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
@@ -15,6 +16,8 @@ export interface ConnectionOptions {
   readonly path: string;
   readonly busyTimeoutMs: number;
   readonly logger?: Logger | undefined;
+  /** Existing file, reads only: nothing is created or migrated (see openReadOnlyDatabase). */
+  readonly readOnly?: boolean | undefined;
 }
 
 /**
@@ -81,6 +84,12 @@ export class SqliteConnection {
     if (this.#closed) throw closedError();
     if (this.#db) return this.#db;
     const path = this.#options.path;
+    if (this.#options.readOnly) {
+      const db = openReadOnlyDatabase(path, this.#options.busyTimeoutMs);
+      this.#tx = db.transaction((fn: () => unknown) => fn());
+      this.#db = db;
+      return db;
+    }
     ensureParentFolder(path);
     let db: Db;
     try {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { loadVectorExtension } from './connection.js';
 import { LATEST_SCHEMA_VERSION, schemaVersion } from './migrations/index.js';
@@ -50,12 +51,12 @@ export function diagnoseSqlite(path: string): DiagnosticCheck[] {
     }),
   );
   probe.close();
-  if (path === ':memory:' || !existsSync(path)) {
-    checks.push({
-      name: 'schema',
-      ok: true,
-      detail: `no database file yet (will be created at version ${LATEST_SCHEMA_VERSION})`,
-    });
+  if (path === ':memory:') {
+    checks.push({ name: 'schema', ok: true, detail: `in memory (v${LATEST_SCHEMA_VERSION})` });
+    return checks;
+  }
+  if (!existsSync(path)) {
+    checks.push({ name: 'schema', ok: false, detail: `no database file at ${resolve(path)}` });
     return checks;
   }
   checks.push(

@@ -31,6 +31,11 @@ export interface SqliteStoreOptions {
   /** How long a write waits for another connection's lock before STORE_BUSY (default 5000). */
   readonly busyTimeoutMs?: number;
   readonly logger?: Logger;
+  /**
+   * Open an existing file for reading only (inspection tools): a missing file is NOT_FOUND and
+   * nothing is created or migrated; writes fail with STORE_READ_ONLY.
+   */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -42,6 +47,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     path: options.path,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     logger: options.logger,
+    readOnly: options.readOnly,
   });
   const vec = new VecTable(connection);
   const messages = new MessageTable(connection, vec);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemory, DEFAULT_STORAGE, type LogEvent, MemoryError } from '@permafrost/core';
@@ -158,5 +158,49 @@ describe('default storage', () => {
     expect(await absolute.observe(message(3))).toMatchObject({ status: 'accepted' });
     await absolute.close();
     expect(existsSync(absolutePath)).toBe(true);
+  });
+});
+
+describe('readOnly: true', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'permafrost-ro-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a missing file is NOT_FOUND and nothing is created', async () => {
+    const path = join(dir, 'sub', 'typo.db');
+    const store = createSqliteStore({ path, readOnly: true });
+    const e = await failure(store.setup());
+    expect(e.code).toBe('NOT_FOUND');
+    expect(e.message).toBe(
+      `no SQLite database at ${path} (opened read-only, so nothing was created; check the path)`,
+    );
+    await store.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('reads an existing file and refuses writes with STORE_READ_ONLY', async () => {
+    const path = join(dir, 'memory.db');
+    const writer = createMemory({ storage: `sqlite://${path}`, llm: null, workers: { enabled: false } });
+    await writer.facts.remember({
+      guildId: GUILD,
+      subjectId: '900000000000000003',
+      text: 'Keeps bees on the roof of her building',
+    });
+    await writer.close();
+    const store = createSqliteStore({ path, readOnly: true });
+    await store.setup();
+    expect(await store.governance.listGuildIds()).toEqual([GUILD]);
+    expect((await failure(store.governance.setMeta('x', 'y'))).code).toBe('STORE_READ_ONLY');
+    await store.close();
+    const reader = createMemory(
+      { storage: `sqlite://${path}`, llm: null, workers: { enabled: false } },
+      { store: createSqliteStore({ path, readOnly: true }) },
+    );
+    expect((await reader.admin.exportGuild({ guildId: GUILD })).facts.map((f) => f.text)).toEqual([
+      'Keeps bees on the roof of her building',
+    ]);
+    await reader.close();
   });
 });

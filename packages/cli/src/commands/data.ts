@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openMemory, required, str } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { intFlag } from '../flags.js';
 import type { Command } from './types.js';
 
 export const inspectCommand: Command = {
@@ -14,13 +15,14 @@ export const inspectCommand: Command = {
     all: { type: 'boolean', default: false },
     limit: { type: 'string' },
   },
+  readOnly: true,
   async run(ctx) {
+    const limit = intFlag(ctx, 'limit', 50, 1, 1_000_000);
     const memory = openMemory(ctx);
     try {
       const guildId = required(ctx, 'guild');
       const user = str(ctx, 'user');
       const snapshot = await memory.admin.exportGuild({ guildId });
-      const limit = Number(str(ctx, 'limit') ?? 50);
       const facts = snapshot.facts
         .filter((f) => (user ? f.subjectId === user || f.attribution.speakerId === user : true))
         .filter((f) => ctx.values['all'] === true || (f.validUntil === null && f.supersededById === null))
@@ -72,6 +74,7 @@ export const statsCommand: Command = {
   summary: 'totals by tier and scope, members, entities, relations, queue state',
   usage: '--db <url|path> --guild <id>',
   options: { guild: { type: 'string' } },
+  readOnly: true,
   async run(ctx) {
     const memory = openMemory(ctx);
     try {
@@ -90,6 +93,7 @@ export const exportCommand: Command = {
   summary: 'write a guild (or one member with --user) as versioned JSON',
   usage: '--db <url|path> --guild <id> [--user <id>] [--out <file>]',
   options: { guild: { type: 'string' }, user: { type: 'string' }, out: { type: 'string' } },
+  readOnly: true,
   async run(ctx) {
     const memory = openMemory(ctx);
     try {

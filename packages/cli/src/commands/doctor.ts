@@ -12,9 +12,11 @@ interface Row {
 
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'check native modules, sqlite-vec, schema version, embedder dimensions and LLM reachability',
-  usage: '--db <url|path> [--llm <url|heuristic|none>] [--embeddings <spec>] [--ping-llm]',
-  options: { 'ping-llm': { type: 'boolean', default: false } },
+  summary:
+    'check native modules, sqlite-vec, schema version, embedder dimensions and LLM reachability (one tiny call)',
+  usage: '--db <url|path> [--llm <url|heuristic|none>] [--embeddings <spec>] [--skip-llm]',
+  options: { 'skip-llm': { type: 'boolean', default: false } },
+  readOnly: true,
   async run(ctx) {
     const rows: Row[] = [];
     const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -30,6 +32,9 @@ export const doctorCommand: Command = {
     }
     const memory = openMemory(ctx);
     try {
+      // The ping first: its outcome is part of the health report that follows.
+      // A memory that cannot start has no model to ping; the health report below says why.
+      const ping = ctx.values['skip-llm'] === true ? null : await pingLlm(memory).catch(() => null);
       const health = await memory.ops.health();
       for (const c of health.components) {
         if (c.component === 'workers') continue;
@@ -39,7 +44,7 @@ export const doctorCommand: Command = {
           detail: c.detail,
         });
       }
-      if (ctx.values['ping-llm'] === true) rows.push(await pingLlm(memory));
+      if (ping) rows.push(ping);
     } catch (error) {
       rows.push({
         check: 'open memory',

@@ -37,6 +37,7 @@ export const optoutCommand: Command = {
   summary: 'show or set a member’s opt-out (on: never observed or recalled)',
   usage: '--db <url|path> --guild <id> --user <id> [on|off]',
   options: { guild: { type: 'string' }, user: { type: 'string' } },
+  maxPositionals: 1,
   async run(ctx) {
     const memory = openMemory(ctx);
     try {

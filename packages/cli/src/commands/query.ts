@@ -1,5 +1,7 @@
 import { openMemory, required, str } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { intFlag } from '../flags.js';
+import { plain } from '../output.js';
 import type { Command } from './types.js';
 
 export const searchCommand: Command = {
@@ -13,12 +15,15 @@ export const searchCommand: Command = {
     limit: { type: 'string' },
     messages: { type: 'boolean', default: false },
   },
+  readOnly: true,
   async run(ctx) {
+    const limit = intFlag(ctx, 'limit', 10, 1, 200);
     const memory = openMemory(ctx);
     try {
       const guildId = required(ctx, 'guild');
       const text = required(ctx, 'query');
-      const limit = Number(str(ctx, 'limit') ?? 10);
+      // recall() never throws (it answers store_unavailable); a command must say why it cannot run.
+      await memory.start();
       if (ctx.values['messages'] === true) {
         const r = await memory.conversation.search({ guildId, text, limit });
         if (ctx.values['json'] === true) ctx.out.json(r);
@@ -62,26 +67,32 @@ export const searchCommand: Command = {
 };
 
 const safeId = (s: string) => s.replace(/[^A-Za-z0-9_]/g, '_');
-const label = (s: string) => s.replace(/["\\\n]/g, ' ').slice(0, 60);
+const label = (s: string) => plain(s).replace(/["\\]/g, ' ').slice(0, 60);
 
 export const graphCommand: Command = {
   name: 'graph',
   summary: "a picture of a member's or a guild's relations (mermaid or graphviz dot)",
-  usage: '--db <url|path> --guild <id> [--user <id>] [--format mermaid|dot] [--limit <n>]',
+  usage: '[mermaid|dot] --db <url|path> --guild <id> [--user <id>] [--format mermaid|dot] [--limit <n>]',
   options: {
     guild: { type: 'string' },
     user: { type: 'string' },
     format: { type: 'string' },
     limit: { type: 'string' },
   },
+  maxPositionals: 1,
+  readOnly: true,
   async run(ctx) {
-    const format = str(ctx, 'format') ?? 'mermaid';
-    if (format !== 'mermaid' && format !== 'dot') throw new UsageError('--format must be mermaid or dot');
+    const [positional] = ctx.positionals;
+    const flag = str(ctx, 'format');
+    if (positional !== undefined && flag !== undefined && positional !== flag)
+      throw new UsageError(`graph ${positional} and --format ${flag} disagree`);
+    const format = positional ?? flag ?? 'mermaid';
+    if (format !== 'mermaid' && format !== 'dot') throw new UsageError('the format must be mermaid or dot');
+    const limit = intFlag(ctx, 'limit', 200, 1, 100_000);
     const memory = openMemory(ctx);
     try {
       const guildId = required(ctx, 'guild');
       const user = str(ctx, 'user');
-      const limit = Number(str(ctx, 'limit') ?? 200);
       const snapshot = await memory.admin.exportGuild({ guildId });
       const names = new Map<string, string>();
       for (const a of [...snapshot.aliases].sort((x, y) => y.weight - x.weight))

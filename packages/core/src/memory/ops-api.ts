@@ -214,7 +214,11 @@ export function createOpsApi(deps: OpsDeps) {
         });
         return { ok: true, model: rt.llm.model, detail: 'answered' };
       } catch (error) {
-        return { ok: false, model: rt.llm.model, detail: MemoryError.is(error) ? error.code : 'unreachable' };
+        return {
+          ok: false,
+          model: rt.llm.model,
+          detail: MemoryError.is(error) ? `${error.code}: ${error.message}` : 'unreachable',
+        };
       }
     },
 

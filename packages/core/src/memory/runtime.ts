@@ -80,7 +80,13 @@ export async function checkEmbedder(store: MemoryStore, embedder: Embedder): Pro
       `stored vectors were made by embedder "${recorded}", not "${embedder.id}"; run \`permafrost reindex\``,
     );
   }
-  if (recorded !== embedder.id) await store.governance.setMeta(META_EMBEDDER, embedder.id);
+  if (recorded === embedder.id) return;
+  try {
+    await store.governance.setMeta(META_EMBEDDER, embedder.id);
+  } catch (error) {
+    // A store opened read-only (inspection tools) records nothing; every other failure stands.
+    if (!MemoryError.is(error, ErrorCode.STORE_READ_ONLY)) throw error;
+  }
 }
 
 /** Builds every adapter; `lifetime` ends when the memory closes (model calls in flight are aborted). */
