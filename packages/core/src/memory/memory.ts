@@ -35,6 +35,7 @@ import { parseMessageEvent, rejectedReceipt } from './observe.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
 import type { MemoryOverrides } from './overrides.js';
 import { buildRuntime } from './runtime.js';
+import { isolatedOverrides, validateOverrides } from './user-code.js';
 
 type Lazy<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never;
@@ -81,9 +82,10 @@ export class Memory {
 
   constructor(config: MemoryConfig, overrides: MemoryOverrides = {}) {
     this.config = config;
-    this.#overrides = overrides;
+    validateOverrides(overrides);
+    this.#overrides = isolatedOverrides(overrides);
     this.#instanceId = overrides.instanceId ?? `pf-${randomBytes(6).toString('hex')}`;
-    this.#bus = new EventBus(overrides.logger);
+    this.#bus = new EventBus(this.#overrides.logger);
     this.events = {
       on: (type, handler) => {
         parseInput(eventsOnSchema, [type, handler], 'events.on');
