@@ -47,7 +47,7 @@ describe('host code cannot break the host', () => {
     expect(() => createMemory({ storage: 'memory' }, { reranker: { rank: () => [] } } as never)).toThrow(
       /overrides\.reranker/,
     );
-    expect(() => createMemory({ storage: 'memory' }, { logger: undefined })).not.toThrow();
+    expect(() => createMemory({ storage: 'memory' }, { logger: null } as never)).not.toThrow();
   });
 
   it('a throwing logger, throwing handlers and a throwing reranker: the process lives and receipts match a quiet host', async () => {

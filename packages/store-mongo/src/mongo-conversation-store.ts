@@ -241,6 +241,7 @@ export class MongoConversationStore implements ConversationStore {
   }
 
   tryClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;
@@ -251,6 +252,7 @@ export class MongoConversationStore implements ConversationStore {
   }
 
   releaseClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;

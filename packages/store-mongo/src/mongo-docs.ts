@@ -246,6 +246,7 @@ export interface LeaseDoc extends GuardedDoc {
 }
 
 export interface ReplyClaimDoc extends GuardedDoc {
+  guildId: string;
   channelId: string;
   messageId: string;
   owner: string;

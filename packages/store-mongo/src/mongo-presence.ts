@@ -36,6 +36,7 @@ export class MongoPresence {
   }
 
   async tryClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;
@@ -43,6 +44,7 @@ export class MongoPresence {
     readonly ttlMs: number;
   }): Promise<boolean> {
     await this.#ctx.enter();
+    const guildId = requireId(input.guildId, 'guildId');
     const channelId = requireId(input.channelId, 'channelId');
     const messageId = requireId(input.messageId, 'messageId');
     const owner = requireString(input.owner, 'owner');
@@ -50,23 +52,28 @@ export class MongoPresence {
     const until = new Date(t + finite(input.ttlMs, 'ttlMs'));
     const outcome = await this.#ctx.guard.mutate(
       this.#ctx.c.replyClaims,
-      docKey(channelId, messageId),
+      docKey(guildId, channelId, messageId),
       (c) =>
         c && c.owner !== owner && c.until.getTime() > t
           ? null
-          : { _id: '', ep: '', channelId, messageId, owner, until },
+          : { _id: '', ep: '', guildId, channelId, messageId, owner, until },
     );
     return outcome.changed;
   }
 
   async releaseClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;
   }): Promise<boolean> {
     await this.#ctx.enter();
     const owner = requireString(input.owner, 'owner');
-    const key = docKey(requireId(input.channelId, 'channelId'), requireId(input.messageId, 'messageId'));
+    const key = docKey(
+      requireId(input.guildId, 'guildId'),
+      requireId(input.channelId, 'channelId'),
+      requireId(input.messageId, 'messageId'),
+    );
     const outcome = await this.#ctx.guard.mutate(this.#ctx.c.replyClaims, key, (c) =>
       c && c.owner === owner ? DELETE : null,
     );

@@ -209,6 +209,7 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   tryClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;
@@ -220,21 +221,29 @@ export class SqliteConversationStore implements ConversationStore {
       return (
         this.#c
           .stmt(
-            `INSERT INTO reply_claims (channel_id, message_id, owner, until) VALUES (?, ?, ?, ?)
-               ON CONFLICT (channel_id, message_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
+            `INSERT INTO reply_claims (guild_id, channel_id, message_id, owner, until) VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT (guild_id, channel_id, message_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
                WHERE reply_claims.owner = excluded.owner OR reply_claims.until <= ?`,
           )
-          .run(input.channelId, input.messageId, input.owner, now + input.ttlMs, now).changes === 1
+          .run(input.guildId, input.channelId, input.messageId, input.owner, now + input.ttlMs, now)
+          .changes === 1
       );
     });
   }
 
-  releaseClaim(input: { readonly channelId: string; readonly messageId: string; readonly owner: string }) {
+  releaseClaim(input: {
+    readonly guildId: string;
+    readonly channelId: string;
+    readonly messageId: string;
+    readonly owner: string;
+  }) {
     return this.#c.run(
       () =>
         this.#c
-          .stmt('DELETE FROM reply_claims WHERE channel_id = ? AND message_id = ? AND owner = ?')
-          .run(input.channelId, input.messageId, input.owner).changes > 0,
+          .stmt(
+            'DELETE FROM reply_claims WHERE guild_id = ? AND channel_id = ? AND message_id = ? AND owner = ?',
+          )
+          .run(input.guildId, input.channelId, input.messageId, input.owner).changes > 0,
     );
   }
 

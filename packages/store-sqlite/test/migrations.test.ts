@@ -33,6 +33,7 @@ describe('schema migrations', () => {
       { version: 2, name: 'conversation' },
       { version: 3, name: 'lean-message-writes' },
       { version: 4, name: 'erasures' },
+      { version: 5, name: 'guild-claims' },
     ]);
     db.close();
   });

@@ -169,6 +169,11 @@ const conversation = z
     maxMessagesPerChannel: int(10, 10_000_000, 10_000),
     /** Session-style histories keep the last N entries. */
     maxSessionEntries: int(1, 10_000, 50),
+    /**
+     * Owner of `activeModes` rows: a stable name, so modes survive restarts and every process of
+     * one bot sees them. Bots that share one database each set their own.
+     */
+    modesOwner: z.string().min(1).max(128).default('default'),
   })
   .strict();
 

@@ -5,13 +5,19 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import { idField as id, parseInput } from '../validation/index.js';
 
 const claimSchema = z
-  .object({ channelId: id, messageId: id, ttlSeconds: z.number().int().min(1).max(86_400).optional() })
+  .object({
+    guildId: id,
+    channelId: id,
+    messageId: id,
+    ttlSeconds: z.number().int().min(1).max(86_400).optional(),
+  })
   .strict();
-const releaseSchema = z.object({ channelId: id, messageId: id }).strict();
+const releaseSchema = z.object({ guildId: id, channelId: id, messageId: id }).strict();
 const modeKeySchema = z.object({ guildId: id, channelId: id }).strict();
 const persistSchema = z.object({ guildId: id, channelId: id, mode: z.string().min(1).max(64) }).strict();
 const listSchema = z
   .object({
+    guildId: id.optional(),
     activeWithinMinutes: z.number().min(0).max(525_600).optional(),
     allInstances: z.boolean().optional(),
   })
@@ -21,9 +27,15 @@ const listSchema = z
 /** `memory.claims`: exactly one bot instance answers a message; expired claims can be retaken. */
 export function createClaimsApi(deps: { store: MemoryStore; clock: Clock; instanceId: string }) {
   return {
-    async tryClaim(input: { channelId: string; messageId: string; ttlSeconds?: number }): Promise<boolean> {
+    async tryClaim(input: {
+      guildId: string;
+      channelId: string;
+      messageId: string;
+      ttlSeconds?: number;
+    }): Promise<boolean> {
       parseInput(claimSchema, input, 'claims.tryClaim');
       return deps.store.conversation.tryClaim({
+        guildId: input.guildId,
         channelId: input.channelId,
         messageId: input.messageId,
         owner: deps.instanceId,
@@ -31,9 +43,10 @@ export function createClaimsApi(deps: { store: MemoryStore; clock: Clock; instan
         ttlMs: (input.ttlSeconds ?? 30) * 1000,
       });
     },
-    async release(input: { channelId: string; messageId: string }): Promise<boolean> {
+    async release(input: { guildId: string; channelId: string; messageId: string }): Promise<boolean> {
       parseInput(releaseSchema, input, 'claims.release');
       return deps.store.conversation.releaseClaim({
+        guildId: input.guildId,
         channelId: input.channelId,
         messageId: input.messageId,
         owner: deps.instanceId,
@@ -42,10 +55,13 @@ export function createClaimsApi(deps: { store: MemoryStore; clock: Clock; instan
   };
 }
 
-/** `memory.activeModes`: "active conversation" state that survives restarts, owned by this instance. */
-export function createActiveModesApi(deps: { store: MemoryStore; clock: Clock; instanceId: string }) {
+/**
+ * `memory.activeModes`: "active conversation" state owned by `conversation.modesOwner` (stable
+ * across restarts and shared by every process of the bot, unlike the per-process lease owner).
+ */
+export function createActiveModesApi(deps: { store: MemoryStore; clock: Clock; owner: string }) {
   const key = (i: { guildId: string; channelId: string }) => ({
-    instanceId: deps.instanceId,
+    instanceId: deps.owner,
     guildId: i.guildId,
     channelId: i.channelId,
   });
@@ -65,14 +81,20 @@ export function createActiveModesApi(deps: { store: MemoryStore; clock: Clock; i
       parseInput(modeKeySchema, input, 'activeModes.remove');
       return deps.store.conversation.removeMode(key(input));
     },
-    /** Modes active in the last `activeWithinMinutes` (10); this instance's only unless `allInstances`. */
-    async list(input: { activeWithinMinutes?: number; allInstances?: boolean } = {}): Promise<ActiveMode[]> {
+    /**
+     * Modes active in the last `activeWithinMinutes` (10), of one guild or all; this owner's only
+     * unless `allInstances` (every owner sharing the database).
+     */
+    async list(
+      input: { guildId?: string; activeWithinMinutes?: number; allInstances?: boolean } = {},
+    ): Promise<ActiveMode[]> {
       parseInput(listSchema, input, 'activeModes.list');
       const since = new Date(deps.clock.now().getTime() - (input.activeWithinMinutes ?? 10) * 60_000);
-      return deps.store.conversation.listModes({
+      const modes = await deps.store.conversation.listModes({
         activeSince: since,
-        ...(input.allInstances ? {} : { instanceId: deps.instanceId }),
+        ...(input.allInstances ? {} : { instanceId: deps.owner }),
       });
+      return input.guildId === undefined ? modes : modes.filter((m) => m.guildId === input.guildId);
     },
   };
 }

@@ -181,7 +181,7 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     forget,
     conversation,
     claims: createClaimsApi(coordination),
-    activeModes: createActiveModesApi(coordination),
+    activeModes: createActiveModesApi({ store, clock, owner: config.conversation.modesOwner }),
     insights: createInsightsApi({ store, clock }),
     loop,
   };

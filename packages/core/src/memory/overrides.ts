@@ -27,7 +27,10 @@ export interface MemoryOverrides {
   readonly logger?: Logger;
   /** Environment used for `$VAR` expansion in URLs (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Owner id of this process's leases and claims (default: random). */
+  /**
+   * Owner id of this process's leases and reply claims (default: random per process). Active
+   * modes are owned by `conversation.modesOwner` instead, so they survive restarts.
+   */
   readonly instanceId?: string;
   /**
    * `enforce` (default): starting fails with DIMENSION_MISMATCH when the embedder differs from the

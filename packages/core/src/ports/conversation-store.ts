@@ -61,8 +61,9 @@ export interface ConversationStore {
   /** Deletes every message of a channel except the newest `keepLatest` (0 clears it). */
   trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number>;
 
-  /** Claims a message for one bot instance; true if we hold it now (free, expired, or ours). */
+  /** Claims a message for one bot instance; true if we hold it now (free, expired, or ours). Keyed by guild, channel and message. */
   tryClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;
@@ -70,6 +71,7 @@ export interface ConversationStore {
     readonly ttlMs: number;
   }): Promise<boolean>;
   releaseClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;

@@ -133,16 +133,23 @@ describe('claims and active modes', () => {
     const b = harness({}, { store, instanceId: 'instance-b' });
     b.clock.set(a.clock.now());
     const results = await Promise.all([
-      a.memory.claims.tryClaim({ channelId: CHANNEL, messageId: 'm1' }),
-      b.memory.claims.tryClaim({ channelId: CHANNEL, messageId: 'm1' }),
+      a.memory.claims.tryClaim({ guildId: GUILD, channelId: CHANNEL, messageId: 'm1' }),
+      b.memory.claims.tryClaim({ guildId: GUILD, channelId: CHANNEL, messageId: 'm1' }),
     ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     const loser = results[0] ? b : a;
-    expect(await loser.memory.claims.tryClaim({ channelId: CHANNEL, messageId: 'm1' })).toBe(false);
-    loser.clock.advanceSeconds(31);
-    expect(await loser.memory.claims.tryClaim({ channelId: CHANNEL, messageId: 'm1', ttlSeconds: 30 })).toBe(
-      true,
+    expect(await loser.memory.claims.tryClaim({ guildId: GUILD, channelId: CHANNEL, messageId: 'm1' })).toBe(
+      false,
     );
+    loser.clock.advanceSeconds(31);
+    expect(
+      await loser.memory.claims.tryClaim({
+        guildId: GUILD,
+        channelId: CHANNEL,
+        messageId: 'm1',
+        ttlSeconds: 30,
+      }),
+    ).toBe(true);
     await a.memory.close();
     await b.memory.close();
   });

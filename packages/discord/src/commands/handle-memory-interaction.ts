@@ -70,6 +70,7 @@ async function run(
   try {
     if (options.claimInteractions) {
       const won = await memory.claims.tryClaim({
+        guildId: interaction.guildId ?? `dm:${interaction.user.id}`,
         channelId: interaction.channelId ?? 'dm',
         messageId: `itx:${interaction.id}`,
       });

@@ -1,5 +1,6 @@
 import type { Memory } from '@permafrost/core';
 import type { Message } from 'discord.js';
+import { memoryGuildId } from '../message-event.js';
 
 /**
  * Several bot processes see the same message; only the one that wins the claim should answer.
@@ -8,10 +9,11 @@ import type { Message } from 'discord.js';
  */
 export function claimBeforeReply(
   memory: Memory,
-  message: Pick<Message, 'id' | 'channelId'>,
+  message: Pick<Message, 'id' | 'channelId' | 'guildId' | 'author'>,
   options: { ttlSeconds?: number } = {},
 ): Promise<boolean> {
   return memory.claims.tryClaim({
+    guildId: memoryGuildId(message),
     channelId: message.channelId,
     messageId: message.id,
     ...(options.ttlSeconds !== undefined ? { ttlSeconds: options.ttlSeconds } : {}),

@@ -127,19 +127,28 @@ export function conversationSuite(o: ConformanceOptions): void {
 
     it('lets one instance claim a message; expired claims can be retaken', () =>
       withStore(o, async (s) => {
-        const claim = (owner: string, sec: number) =>
-          s.conversation.tryClaim({ channelId: 'c1', messageId: 'm1', owner, now: at(sec), ttlMs: 30_000 });
+        const claim = (owner: string, sec: number, guildId = G1) =>
+          s.conversation.tryClaim({
+            guildId,
+            channelId: 'c1',
+            messageId: 'm1',
+            owner,
+            now: at(sec),
+            ttlMs: 30_000,
+          });
         expect(await claim('a', 0)).toBe(true);
         expect(await claim('b', 1)).toBe(false);
+        // The same channel and message ids in another guild are another claim.
+        expect(await claim('b', 1, 'other-guild')).toBe(true);
         expect(await claim('a', 2)).toBe(true);
         expect(await claim('b', 31)).toBe(false);
         expect(await claim('b', 33)).toBe(true);
-        expect(await s.conversation.releaseClaim({ channelId: 'c1', messageId: 'm1', owner: 'a' })).toBe(
-          false,
-        );
-        expect(await s.conversation.releaseClaim({ channelId: 'c1', messageId: 'm1', owner: 'b' })).toBe(
-          true,
-        );
+        expect(
+          await s.conversation.releaseClaim({ guildId: G1, channelId: 'c1', messageId: 'm1', owner: 'a' }),
+        ).toBe(false);
+        expect(
+          await s.conversation.releaseClaim({ guildId: G1, channelId: 'c1', messageId: 'm1', owner: 'b' }),
+        ).toBe(true);
         expect(await claim('a', 34)).toBe(true);
       }));
 

@@ -4,6 +4,7 @@ import { coreMigration } from './001-core.js';
 import { conversationMigration } from './002-conversation.js';
 import { leanMessageWritesMigration } from './003-lean-message-writes.js';
 import { erasuresMigration } from './004-erasures.js';
+import { guildClaimsMigration } from './005-guild-claims.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   conversationMigration,
   leanMessageWritesMigration,
   erasuresMigration,
+  guildClaimsMigration,
 ];
 
 /** The schema version this code writes. */

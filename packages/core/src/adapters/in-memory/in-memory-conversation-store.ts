@@ -147,6 +147,7 @@ export class InMemoryConversationStore implements ConversationStore {
   }
 
   async tryClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;
@@ -154,7 +155,7 @@ export class InMemoryConversationStore implements ConversationStore {
     readonly ttlMs: number;
   }): Promise<boolean> {
     await enter(this.#state);
-    const k = key(input.channelId, input.messageId);
+    const k = key(input.guildId, input.channelId, input.messageId);
     const current = this.#state.claims.get(k);
     if (current && current.owner !== input.owner && current.until > input.now.getTime()) return false;
     this.#state.claims.set(k, { owner: input.owner, until: input.now.getTime() + input.ttlMs });
@@ -162,12 +163,13 @@ export class InMemoryConversationStore implements ConversationStore {
   }
 
   async releaseClaim(input: {
+    readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
     readonly owner: string;
   }): Promise<boolean> {
     await enter(this.#state);
-    const k = key(input.channelId, input.messageId);
+    const k = key(input.guildId, input.channelId, input.messageId);
     if (this.#state.claims.get(k)?.owner !== input.owner) return false;
     return this.#state.claims.delete(k);
   }
