@@ -11,9 +11,7 @@ export interface Output {
  * (escape sequences could repaint the terminal) and bidirectional overrides become U+FFFD.
  */
 export function plain(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  return text.replace(/\s+/g, ' ').replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '\ufffd');
 }
 
 function cell(value: unknown, max = 60): string {
