@@ -65,6 +65,18 @@ export function openScene(
     const operations = options.extract?.(readExtractionPrompt(text), text) ?? [];
     return JSON.stringify({ operations });
   });
+  // Every reconcile candidate is distinct (ADD): the scenarios check the gates, not merging.
+  llm.script('reconcile', (request) => {
+    const input = request.task?.input as { collisions?: { candidateIndex: number }[] } | undefined;
+    const decisions = (input?.collisions ?? []).map((c) => ({
+      candidateIndex: c.candidateIndex,
+      kind: 'ADD',
+      targetId: null,
+      text: null,
+      reason: 'distinct',
+    }));
+    return JSON.stringify({ decisions });
+  });
   const logs: LogEvent[] = [];
   const memory = createMemory(
     {

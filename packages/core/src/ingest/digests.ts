@@ -1,6 +1,7 @@
 import { centroid, dot } from '../embedding/vector-math.js';
 import type { SummarizeInput } from '../extraction/task-contracts.js';
 import { MeterPurpose } from '../model/enums.js';
+import { quoteUntrusted } from '../text/untrusted.js';
 import type { IngestDeps } from './deps.js';
 
 const MAX_DIGEST_FACTS = 40;
@@ -47,7 +48,7 @@ export async function refreshDigest(
       { role: 'system', content: SYSTEM },
       {
         role: 'user',
-        content: `Member: ${subjectName}\nFacts:\n${input.facts.map((f) => `- ${f}`).join('\n')}`,
+        content: `Member: ${quoteUntrusted(subjectName)}\nFacts:\n${input.facts.map((f) => `- ${quoteUntrusted(f)}`).join('\n')}`,
       },
     ],
     purpose: MeterPurpose.SUMMARIZE,

@@ -1,5 +1,6 @@
 import { sequenceRatio } from '../heuristic/sequence-ratio.js';
 import { normalizeText } from '../text/analyze.js';
+import { classifyDirective } from './directive-classifier.js';
 import { DURABLE_MARKERS } from './noise-gate.js';
 
 export type GateVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -125,6 +126,7 @@ export function confidenceGate(
   return confidence >= minConfidence ? pass : reject('below_min_confidence');
 }
 
+/** Openings of messages that address the model (a fact sourced from one is not stored). */
 const INJECTION: readonly RegExp[] = [
   /\bignore (all |any )?(the )?(previous|prior|above|earlier) (instructions|messages|rules|prompts?)\b/i,
   /\b(disregard|forget) (all |any )?(your |the )?(previous |prior )?(instructions|rules|guidelines|system prompt)\b/i,
@@ -137,14 +139,25 @@ const INJECTION: readonly RegExp[] = [
   /\bfrom now on,? (you|always)\b/i,
 ];
 
-/** True when text reads as instructions addressed to the bot or its memory. */
+/**
+ * True when a message reads as instructions to the model: the openings above, prompt syntax
+ * (role markers, chat-template tags) or overrides of its instructions. Messages may address the
+ * bot ("you should know I moved"), so only these strong signals apply to sources.
+ */
 export function looksLikeInjection(text: string): boolean {
-  return INJECTION.some((re) => re.test(text));
+  if (INJECTION.some((re) => re.test(text))) return true;
+  const { signal } = classifyDirective(text);
+  return signal === 'prompt_syntax' || signal === 'instruction_override';
 }
 
-/** Rejects candidates that are, or are sourced from, instructions to the bot. */
+/**
+ * Rejects candidates that are directives (instructions to the assistant, authority over it, rules
+ * for it: `classifyDirective`, the same for the offline and the model path), or that are sourced
+ * from a message that is an injection.
+ */
 export function injectionGate(text: string, cited: readonly string[]): GateVerdict {
-  if (looksLikeInjection(text)) return reject('prompt_injection');
+  if (classifyDirective(text).directive || INJECTION.some((re) => re.test(text)))
+    return reject('prompt_injection');
   if (cited.some(looksLikeInjection)) return reject('injection_source');
   return pass;
 }

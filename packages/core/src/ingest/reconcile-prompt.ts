@@ -1,5 +1,6 @@
 import type { ReconcileInput } from '../extraction/task-contracts.js';
 import type { ChatMessage, JsonSchema } from '../ports/chat-llm.js';
+import { quoteUntrusted } from '../text/untrusted.js';
 
 const SYSTEM = `You keep a memory of facts about the members of a chat community consistent. For each new candidate fact you get the existing memories it may overlap with. Decide one action per candidate:
 - ADD: the candidate is new information that can be true alongside the existing memories.
@@ -11,9 +12,9 @@ Only use ids listed for that candidate. Answer with {"decisions": [...]} coverin
 export function renderReconcilePrompt(input: ReconcileInput): ChatMessage[] {
   const blocks = input.collisions.map((c) =>
     [
-      `CANDIDATE ${c.candidateIndex} (about ${c.subjectName}, ${c.category}): ${c.text}`,
+      `CANDIDATE ${c.candidateIndex} (about ${quoteUntrusted(c.subjectName)}, ${c.category}): ${quoteUntrusted(c.text)}`,
       'EXISTING:',
-      ...c.existing.map((e) => `- [${e.id}] (${e.category}) ${e.text}`),
+      ...c.existing.map((e) => `- [${e.id}] (${e.category}) ${quoteUntrusted(e.text)}`),
     ].join('\n'),
   );
   return [

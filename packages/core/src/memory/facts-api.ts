@@ -5,7 +5,7 @@ import type { Candidate, CandidateRelation } from '../ingest/candidate.js';
 import { insertFact, reinforceFact, retireFact } from '../ingest/commit.js';
 import type { IngestDeps } from '../ingest/deps.js';
 import { buildFact, historyEntry } from '../ingest/fact-builder.js';
-import { hygieneGate } from '../ingest/gates.js';
+import { type GateVerdict, hygieneGate, injectionGate } from '../ingest/gates.js';
 import { AliasSource, EntityKind, FactCategory, FactHistoryKind } from '../model/enums.js';
 import type { Fact, FactHistoryEntry, Page } from '../model/fact.js';
 import { timestampSchema } from '../model/message.js';
@@ -22,6 +22,12 @@ import { factRefSchema, forgetSchema, getAllSchema, updateSchema } from './facts
 import { IdempotentCommand, inputHash } from './idempotency.js';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
+
+/** A manual fact's text: hygiene, and never a directive to the assistant. */
+function factTextVerdict(text: string): GateVerdict {
+  const hygiene = hygieneGate(text);
+  return hygiene.ok ? injectionGate(text, []) : hygiene;
+}
 
 export const rememberSchema = z
   .object({
@@ -98,7 +104,7 @@ export function createFactsApi(deps: FactsApiDeps) {
       await deps.ensureStarted();
       await assertSubjectAllowed(v.guildId, v.subjectId);
       const text = v.text.trim();
-      const verdict = hygieneGate(text);
+      const verdict = factTextVerdict(text);
       if (!verdict.ok)
         throw schemaInvalid('facts.remember', [
           { path: ['text'], code: verdict.reason, message: `rejected: ${verdict.reason}` },
@@ -222,7 +228,7 @@ export function createFactsApi(deps: FactsApiDeps) {
       await deps.ensureStarted();
       const current = await requireFact(input.guildId, input.factId);
       const text = input.text.trim();
-      const verdict = hygieneGate(text);
+      const verdict = factTextVerdict(text);
       if (!verdict.ok)
         throw schemaInvalid('facts.update', [
           { path: ['text'], code: verdict.reason, message: `rejected: ${verdict.reason}` },
