@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,22 +5,14 @@ import { createMemory } from '@permafrost/core';
 import '@permafrost/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProjects } from '../../../scripts/tools.mjs';
+import { runCli } from './run-cli.js';
 
-const root = join(import.meta.dirname, '..', '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const GUILD = '800000000000000001';
 const ALICE = '810000000000000001';
 let dir: string;
 let db: string;
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (...args: string[]) => runCli(dir, args);
 
 beforeAll(async () => {
   buildProjects(['packages/cli']);

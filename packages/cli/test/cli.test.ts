@@ -6,9 +6,8 @@ import { createMemory } from '@permafrost/core';
 import '@permafrost/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProjects } from '../../../scripts/tools.mjs';
+import { CLI_BIN, runCli } from './run-cli.js';
 
-const root = join(import.meta.dirname, '..', '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const GUILD = '800000000000000001';
 const ALICE = '810000000000000001';
 const BOB = '810000000000000002';
@@ -16,14 +15,7 @@ const CAROL = '810000000000000003';
 let dir: string;
 let db: string;
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (...args: string[]) => runCli(dir, args);
 
 beforeAll(async () => {
   buildProjects(['packages/cli']);
@@ -138,7 +130,7 @@ describe('permafrost CLI (real process, real SQLite file)', () => {
   it('doctor reports a missing sqlite-vec and an embedder dimension mismatch clearly; reindex fixes the mismatch', async () => {
     const healthy = cli('doctor', '--db', db, '--json');
     expect(healthy.code).toBe(0);
-    const broken = spawnSync(process.execPath, [bin, 'doctor', '--db', db, '--json'], {
+    const broken = spawnSync(process.execPath, [CLI_BIN, 'doctor', '--db', db, '--json'], {
       cwd: dir,
       encoding: 'utf8',
       env: { ...process.env, PERMAFROST_SQLITE_VEC_PATH: join(dir, 'missing-vec0.so') },

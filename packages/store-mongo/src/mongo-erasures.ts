@@ -1,4 +1,4 @@
-import type { Erasure } from '@permafrost/core';
+import type { Erasure, ErasureInput } from '@permafrost/core';
 import type { MongoContext } from './mongo-context.js';
 import { docKey, requireId, requireString, validDate } from './mongo-keys.js';
 
@@ -16,12 +16,7 @@ export class MongoErasureLog {
     this.#ctx = ctx;
   }
 
-  async record(input: {
-    readonly guildId: string;
-    readonly userId: string | null;
-    readonly messageId: string | null;
-    readonly at: Date;
-  }): Promise<number> {
+  async record(input: ErasureInput): Promise<number> {
     await this.#ctx.enter();
     const g = requireId(input.guildId, 'guildId');
     const userId = input.userId === null ? null : requireId(input.userId, 'userId');

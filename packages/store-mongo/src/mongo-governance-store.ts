@@ -1,6 +1,6 @@
 import type {
   Digest,
-  Erasure,
+  ErasureInput,
   GovernanceStore,
   GuildSnapshot,
   GuildStats,
@@ -24,22 +24,10 @@ export class MongoGovernanceStore implements GovernanceStore {
     this.#erasures = new MongoErasureLog(ctx);
   }
 
-  recordErasure(input: {
-    readonly guildId: string;
-    readonly userId: string | null;
-    readonly messageId: string | null;
-    readonly at: Date;
-  }): Promise<number> {
-    return this.#erasures.record(input);
-  }
-
-  erasuresSince(guildId: string, generation: number): Promise<{ generation: number; erasures: Erasure[] }> {
-    return this.#erasures.since(guildId, generation);
-  }
-
-  pruneErasures(before: Date): Promise<number> {
-    return this.#erasures.prune(before);
-  }
+  // The erasure log (purge fencing) lives in its own module.
+  readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
+  readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
+  readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
 
   /** The server owns its files (no physical purge): compaction is the operator's (see docs/stores.md). */
   async compactDeleted(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Erasure } from '@permafrost/core';
+import type { Erasure, ErasureInput } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
 import { date } from './rows/codec.js';
 
@@ -17,12 +17,7 @@ export class ErasureTable {
     this.#c = connection;
   }
 
-  record(input: {
-    readonly guildId: string;
-    readonly userId: string | null;
-    readonly messageId: string | null;
-    readonly at: Date;
-  }): Promise<number> {
+  record(input: ErasureInput): Promise<number> {
     return this.#c.write(() => {
       const row = this.#c
         .stmt(

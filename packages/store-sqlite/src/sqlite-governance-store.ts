@@ -1,6 +1,6 @@
 import type {
   Digest,
-  Erasure,
+  ErasureInput,
   FactScope,
   GovernanceStore,
   GuildSnapshot,
@@ -35,22 +35,10 @@ export class SqliteGovernanceStore implements GovernanceStore {
     this.#erasures = erasures;
   }
 
-  recordErasure(input: {
-    readonly guildId: string;
-    readonly userId: string | null;
-    readonly messageId: string | null;
-    readonly at: Date;
-  }): Promise<number> {
-    return this.#erasures.record(input);
-  }
-
-  erasuresSince(guildId: string, generation: number): Promise<{ generation: number; erasures: Erasure[] }> {
-    return this.#erasures.since(guildId, generation);
-  }
-
-  pruneErasures(before: Date): Promise<number> {
-    return this.#erasures.prune(before);
-  }
+  // The erasure log (purge fencing) lives in its own module.
+  readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
+  readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
+  readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
 
   /**
    * FTS5 secure-delete removes postings but may keep a deleted term's bytes in a segment leaf:

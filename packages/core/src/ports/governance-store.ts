@@ -19,6 +19,9 @@ export interface Erasure {
   readonly at: Date;
 }
 
+/** What `recordErasure` logs (its generation is assigned by the store). */
+export type ErasureInput = Omit<Erasure, 'generation'> & { readonly guildId: string };
+
 /** Consent, digests, cursors, budgets, metadata and whole-guild operations. */
 export interface GovernanceStore {
   setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void>;
@@ -56,12 +59,7 @@ export interface GovernanceStore {
    * Appends an erasure to the guild's log and returns the guild's new erasure generation (1, 2, …,
    * strictly increasing, atomic under concurrent callers).
    */
-  recordErasure(input: {
-    readonly guildId: string;
-    readonly userId: string | null;
-    readonly messageId: string | null;
-    readonly at: Date;
-  }): Promise<number>;
+  recordErasure(input: ErasureInput): Promise<number>;
   /** The guild's current erasure generation (0 when none) and the erasures after `generation`, oldest first. */
   erasuresSince(
     guildId: string,

@@ -20,7 +20,7 @@ export type {
   TextHit,
   UpdateFactOptions,
 } from './fact-store.js';
-export type { Erasure, GovernanceStore, ImportCounts } from './governance-store.js';
+export type { Erasure, ErasureInput, GovernanceStore, ImportCounts } from './governance-store.js';
 export type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from './graph-store.js';
 export type {
   ClaimRequest,

@@ -1,4 +1,4 @@
-import type { Erasure } from '../../ports/governance-store.js';
+import type { Erasure, ErasureInput } from '../../ports/governance-store.js';
 import { enter, key, type MemoryState } from './state.js';
 
 /** The erasure log of the in-memory backend (see GovernanceStore.recordErasure). */
@@ -9,12 +9,7 @@ export class InMemoryErasureLog {
     this.#state = state;
   }
 
-  async record(input: {
-    readonly guildId: string;
-    readonly userId: string | null;
-    readonly messageId: string | null;
-    readonly at: Date;
-  }): Promise<number> {
+  async record(input: ErasureInput): Promise<number> {
     await enter(this.#state);
     const generation = (this.#state.erasureGenerations.get(input.guildId) ?? 0) + 1;
     this.#state.erasureGenerations.set(input.guildId, generation);

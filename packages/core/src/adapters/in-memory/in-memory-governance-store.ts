@@ -2,7 +2,7 @@ import type { GuildSnapshot, GuildStats, PurgeReport } from '../../model/admin.j
 import type { FactScope, MemoryTier } from '../../model/enums.js';
 import { type Fact, isActive } from '../../model/fact.js';
 import type { Digest, Relation } from '../../model/graph.js';
-import type { Erasure, GovernanceStore, ImportCounts } from '../../ports/governance-store.js';
+import type { ErasureInput, GovernanceStore, ImportCounts } from '../../ports/governance-store.js';
 import { InMemoryErasureLog } from './in-memory-erasures.js';
 import { enter, key, type MemoryState } from './state.js';
 
@@ -17,22 +17,10 @@ export class InMemoryGovernanceStore implements GovernanceStore {
     this.#erasures = new InMemoryErasureLog(state);
   }
 
-  recordErasure(input: {
-    readonly guildId: string;
-    readonly userId: string | null;
-    readonly messageId: string | null;
-    readonly at: Date;
-  }): Promise<number> {
-    return this.#erasures.record(input);
-  }
-
-  erasuresSince(guildId: string, generation: number): Promise<{ generation: number; erasures: Erasure[] }> {
-    return this.#erasures.since(guildId, generation);
-  }
-
-  pruneErasures(before: Date): Promise<number> {
-    return this.#erasures.prune(before);
-  }
+  // The erasure log (purge fencing) lives in its own module.
+  readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
+  readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
+  readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
 
   /** Deleted values are unreachable once their map entries go: nothing to rewrite. */
   async compactDeleted(): Promise<void> {
