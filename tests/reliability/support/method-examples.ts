@@ -76,7 +76,7 @@ export function methodExamples(w: ExampleWorld): Record<string, MethodExample> {
       nullable: ['replyToMessageId', 'threadParentId'],
     },
     observeMany: { args: [[chat('900000000000000002', w.alice, 'I keep bees on my roof')]] },
-    flush: { args: [{ guildId: g }], optional: ['guildId'] },
+    flush: { args: [{ guildId: g, report: true }], optional: ['guildId', 'report'] },
     forgetMessage: { args: [{ guildId: g, channelId: CHANNEL_A, messageId: '900000000000000077' }] },
     recall: { args: [{ guildId: g, text: 'bees' }], optional: ['text'], nullable: ['text'], warns: true },
     promptContext: {

@@ -36,6 +36,11 @@ const batching = z
     maxMessagesPerCall: int(1, 500, 40),
     maxAgeSeconds: int(1, 86_400, 300),
     leaseSeconds: int(5, 3600, 120),
+    /**
+     * A held lease is renewed this often; one not renewed for 3 heartbeats is a dead process's
+     * and is reclaimed without waiting for the whole lease.
+     */
+    heartbeatSeconds: int(1, 600, 5),
     /** Messages the community (server) pass looks at per guild. */
     serverWindowMessages: int(5, 1000, 100),
   })

@@ -12,6 +12,7 @@ import {
 import type { IngestDeps } from './deps.js';
 import { ErasureFence, messageErased } from './erasure-fence.js';
 import { reapplyErasures } from './fence-reapply.js';
+import { heartbeatMs, reclaimCutoff } from './lease-timing.js';
 
 const WINDOW_CURSOR = 'server_window';
 
@@ -72,7 +73,7 @@ export class IngestEngine {
   async runPending(options: RunOptions = {}): Promise<number> {
     const { store, clock, config } = this.#deps;
     const limit = options.limit ?? 64;
-    await store.queue.releaseExpired(clock.now());
+    await store.queue.releaseExpired(reclaimCutoff(clock.now(), config.batching));
     const now = clock.now();
     const keys = await store.queue.dueKeys({
       now,
@@ -124,18 +125,15 @@ export class IngestEngine {
     const capacity = Math.max(batchSizeMessages, maxMessagesPerCall);
     const claims: Claimed[] = [];
     const lost = new Set<string>();
-    const heartbeat = setInterval(
-      () => {
-        for (const { key } of claims)
-          store.queue.renewLease(key, this.#owner, clock.now(), leaseMs).then(
-            (ok) => {
-              if (!ok) lost.add(keyId(key));
-            },
-            () => lost.add(keyId(key)),
-          );
-      },
-      Math.max(1000, leaseMs / 3),
-    );
+    const heartbeat = setInterval(() => {
+      for (const { key } of claims)
+        store.queue.renewLease(key, this.#owner, clock.now(), leaseMs).then(
+          (ok) => {
+            if (!ok) lost.add(keyId(key));
+          },
+          () => lost.add(keyId(key)),
+        );
+    }, heartbeatMs(config.batching));
     heartbeat.unref?.();
     const held: BatchKey[] = [];
     let units = 0;
@@ -354,6 +352,11 @@ export class IngestEngine {
     const leaseMs = config.batching.leaseSeconds * 1000;
     if (!(await store.queue.acquireLease({ key, owner: this.#owner, now: clock.now(), leaseMs })))
       return null;
+    // Renewed like batch leases, so a live pass is never taken for a dead owner's.
+    const heartbeat = setInterval(() => {
+      store.queue.acquireLease({ key, owner: this.#owner, now: clock.now(), leaseMs }).catch(() => false);
+    }, heartbeatMs(config.batching));
+    heartbeat.unref?.();
     try {
       const fence = await ErasureFence.open(store, guildId);
       const cursor = await store.governance.getCursor(guildId, WINDOW_CURSOR);
@@ -385,6 +388,7 @@ export class IngestEngine {
       logger?.({ level: 'warn', event: 'ingest.community_failed', data: { guildId }, error });
       return null;
     } finally {
+      clearInterval(heartbeat);
       await store.queue.releaseLease(key, this.#owner).catch(() => undefined);
     }
   }

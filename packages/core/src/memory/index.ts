@@ -2,6 +2,7 @@ export type { AdminApi, UserExport } from './admin-api.js';
 export type { CommandClassification } from './classify-command.js';
 export type * from './facade-types.js';
 export type { FactsApi, RememberInput } from './facts-api.js';
+export type { FlushReport } from './flush.js';
 export type { ForgetApi, ForgetMessageInput, ForgetMessageReport } from './forget-api.js';
 export { createMemory, Memory } from './memory.js';
 export type { ObserveReceipt } from './observe.js';

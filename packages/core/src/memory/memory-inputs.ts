@@ -11,7 +11,7 @@ const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [
 
 export const observeManySchema = z.array(z.unknown()).max(MAX_OBSERVE_MANY);
 
-export const flushSchema = z.object({ guildId: id.optional() }).strict();
+export const flushSchema = z.object({ guildId: id.optional(), report: z.boolean().optional() }).strict();
 
 export const statsSchema = z.object({ guildId: id }).strict();
 

@@ -17,6 +17,7 @@ import { checkInput, parseInput, parseNoArgs, schemaInvalid } from '../validatio
 import { type CommandClassification, classifyCommand } from './classify-command.js';
 import { composeServices, type Started } from './compose.js';
 import { emptyPromptContext } from './empty-context.js';
+import { type FlushReport, flushNow } from './flush.js';
 import type { ForgetMessageInput, ForgetMessageReport } from './forget-api.js';
 import {
   citeSchema,
@@ -247,24 +248,20 @@ export class Memory {
 
   /**
    * Processes every pending batch now, due or not, and the community pass where enough new
-   * messages arrived. Returns batches processed.
+   * messages arrived. Returns batches processed; with `report: true`, a FlushReport that also
+   * counts what could not be taken (messages leased by another process, messages backing off).
    */
-  async flush(input: { guildId?: string } = {}): Promise<number> {
+  flush(input?: { guildId?: string; report?: false }): Promise<number>;
+  flush(input: { guildId?: string; report: true }): Promise<FlushReport>;
+  async flush(input: { guildId?: string; report?: boolean } = {}): Promise<number | FlushReport> {
     parseInput(flushSchema, input, 'flush');
-    const { engine } = await this.#start();
-    let total = 0;
-    for (let round = 0; round < 1000; round++) {
-      const n = await engine.runPending({
-        force: true,
-        limit: 256,
-        ...(input.guildId !== undefined ? { guildId: input.guildId } : {}),
-      });
-      total += n;
-      if (n === 0) break;
-    }
-    for (const g of input.guildId !== undefined ? [input.guildId] : [...this.#guilds])
-      if (await engine.communityPass(g)) total++;
-    return total;
+    const { engine, rt } = await this.#start();
+    const report = await flushNow(
+      { engine, store: rt.store, logger: rt.logger },
+      [...this.#guilds],
+      input.guildId,
+    );
+    return input.report ? report : report.batches;
   }
 
   /** Zero-model hybrid recall. Never throws: failures become warnings and degraded channels. */
