@@ -1,6 +1,35 @@
 import { type Bm25Doc, rankBm25 } from '@permafrost/core';
 import type { ClientSession, Collection, Document } from 'mongodb';
-import type { RawDoc } from './mongo-context.js';
+import type { MongoContext, RawDoc } from './mongo-context.js';
+
+/**
+ * How long a corpus size may be reused while this process does not write (other processes' writes
+ * show up at most this late in BM25's document count and average length; matches are never stale).
+ */
+export const CORPUS_STATS_TTL_MS = 10_000;
+
+/**
+ * The documents holding any of `terms`. FerretDB pushes only equality filters down to its backend
+ * (on PostgreSQL a jsonb containment, which also matches an array element) and answers `$in` by
+ * decoding the whole collection, so there it sends one equality query per term, concurrently;
+ * elsewhere one `$in` query on the multikey index.
+ */
+export async function findMatching<D extends RawDoc>(
+  ctx: MongoContext,
+  coll: Collection<RawDoc>,
+  filter: Document,
+  terms: readonly string[],
+): Promise<D[]> {
+  if (!ctx.profile.ferret || ctx.session() || terms.length === 1)
+    return (await coll
+      .find({ ...filter, terms: terms.length === 1 ? { $eq: terms[0] } : { $in: [...terms] } }, ctx.opts())
+      .toArray()) as D[];
+  const byId = new Map<string, D>();
+  await ctx.each(terms, async (t) => {
+    for (const d of await coll.find({ ...filter, terms: { $eq: t } }).toArray()) byId.set(d._id, d as D);
+  });
+  return [...byId.values()];
+}
 
 /** Size of a keyword corpus: documents and total number of terms. */
 export interface CorpusStats {

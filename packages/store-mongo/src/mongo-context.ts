@@ -53,6 +53,7 @@ export class MongoContext {
   #detached: MongoContext | null = null;
   readonly #inFlight = new Map<string, Promise<unknown>>();
   readonly #writes = new Map<string, number>();
+  readonly #recent = new Map<string, { at: number; value: Promise<unknown> }>();
 
   constructor(
     client: MongoClient,
@@ -223,6 +224,57 @@ export class MongoContext {
     const p = read().finally(() => root.#inFlight.delete(key));
     root.#inFlight.set(key, p);
     return p;
+  }
+
+  /**
+   * `shared`, and the result is also kept for `ttlMs` while this process does not write to the
+   * collection: for aggregates that only tune ranking (corpus size), where another process's
+   * writes may show up `ttlMs` late. Outside transactions; at most 256 entries.
+   */
+  recent<T>(collection: string, key: string, ttlMs: number, read: () => Promise<T>): Promise<T> {
+    if (this.session()) return read();
+    const root = this.#parent ?? this;
+    const k = `${collection}|${root.#writes.get(collection) ?? 0}|${key}`;
+    const hit = root.#recent.get(k);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.value as Promise<T>;
+    const value = this.shared(collection, key, read);
+    root.#recent.delete(k);
+    if (root.#recent.size >= 256) root.#recent.delete(root.#recent.keys().next().value as string);
+    root.#recent.set(k, { at: Date.now(), value });
+    value.catch(() => root.#recent.delete(k));
+    return value;
+  }
+
+  /**
+   * Documents matching `filter` plus any one of `alternatives` (each an equality filter). FerretDB
+   * pushes only equality filters down to its backend and answers `$or`/`$in` by decoding the whole
+   * collection, so there it sends one query per alternative, concurrently, and merges by `_id`;
+   * elsewhere one `$or` query.
+   */
+  async findAny<D extends RawDoc>(
+    coll: Collection<RawDoc>,
+    filter: Document,
+    alternatives: readonly Document[],
+    options: { projection?: Document } = {},
+  ): Promise<D[]> {
+    if (alternatives.length === 0) return [];
+    if (alternatives.length === 1)
+      return (await coll
+        .find({ ...filter, ...alternatives[0] }, { ...options, ...this.opts() })
+        .toArray()) as D[];
+    if (!this.profile.ferret || this.session())
+      return (await coll
+        .find({ ...filter, $or: [...alternatives] }, { ...options, ...this.opts() })
+        .toArray()) as D[];
+    const byId = new Map<unknown, D>();
+    const rest: D[] = [];
+    await this.each(alternatives, async (alt) => {
+      for (const d of await coll.find({ ...filter, ...alt }, options).toArray()) {
+        if (d._id === undefined) rest.push(d as D);
+        else byId.set(d._id, d as D);
+      }
+    });
+    return [...byId.values(), ...rest];
   }
 
   /** Records a write by this process to a collection (see `shared`). */

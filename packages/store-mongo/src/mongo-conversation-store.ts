@@ -6,7 +6,13 @@ import type {
   StoredMessage,
 } from '@permafrost/core';
 import type { Document } from 'mongodb';
-import { corpusStats, rankWithStats, termList } from './keyword-ranking.js';
+import {
+  CORPUS_STATS_TTL_MS,
+  corpusStats,
+  findMatching,
+  rankWithStats,
+  termList,
+} from './keyword-ranking.js';
 import { findBuckets } from './mongo-buckets.js';
 import { type MongoContext, raw } from './mongo-context.js';
 import type { MessageDoc } from './mongo-docs.js';
@@ -133,12 +139,9 @@ export class MongoConversationStore implements ConversationStore {
     };
     const messages = raw(this.#ctx.c.messages);
     const [matching, stats] = await this.#ctx.all(
+      () => findMatching<MessageDoc>(this.#ctx, messages, corpus, list),
       () =>
-        messages.find({ ...corpus, terms: { $in: list } }, this.#ctx.opts()).toArray() as Promise<
-          MessageDoc[]
-        >,
-      () =>
-        this.#ctx.shared('messages', `stats|${corpus.guildId.$eq}`, () =>
+        this.#ctx.recent('messages', `stats|${corpus.guildId.$eq}`, CORPUS_STATS_TTL_MS, () =>
           corpusStats(messages, corpus, this.#ctx.opts()),
         ),
     );

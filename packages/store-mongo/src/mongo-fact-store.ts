@@ -13,7 +13,13 @@ import {
 } from '@permafrost/core';
 import type { Document } from 'mongodb';
 import { isDuplicateKey } from './doc-guard.js';
-import { corpusStats, rankWithStats, termList } from './keyword-ranking.js';
+import {
+  CORPUS_STATS_TTL_MS,
+  corpusStats,
+  findMatching,
+  rankWithStats,
+  termList,
+} from './keyword-ranking.js';
 import { type MongoContext, raw } from './mongo-context.js';
 import type { FactDoc, HistoryDoc } from './mongo-docs.js';
 import {
@@ -42,7 +48,10 @@ export class MongoFactStore implements FactStore {
     const ids = docs.map((d) => d._id);
     if (new Set(ids).size !== ids.length) throw conflict();
     this.#ctx.wrote('facts');
-    if ((await this.#ctx.readMany(this.#ctx.c.facts, ids)).size > 0) throw conflict();
+    // Outside a transaction no read first: the `_id` is the natural key, so the ordered insert
+    // itself reports an existing fact (E11000), and what this call inserted before it is removed
+    // again below. Inside one (a single `$in` read) nothing is written on a conflict.
+    if (this.#ctx.session() && (await this.#ctx.readMany(this.#ctx.c.facts, ids)).size > 0) throw conflict();
     const stamped = docs.map((d) => ({ ...d, ep: newEpoch() }));
     try {
       if (stamped.length > 0)
@@ -161,12 +170,9 @@ export class MongoFactStore implements FactStore {
     const guildId = requireString(filter.guildId, 'guildId');
     const facts = raw(this.#ctx.c.facts);
     const [matching, stats] = await this.#ctx.all(
+      () => findMatching<FactDoc>(this.#ctx, facts, { guildId: { $eq: guildId } }, list),
       () =>
-        facts
-          .find({ guildId: { $eq: guildId }, terms: { $in: list } }, this.#ctx.opts())
-          .toArray() as Promise<FactDoc[]>,
-      () =>
-        this.#ctx.shared('facts', `stats|${guildId}`, () =>
+        this.#ctx.recent('facts', `stats|${guildId}`, CORPUS_STATS_TTL_MS, () =>
           corpusStats(facts, { guildId: { $eq: guildId } }, this.#ctx.opts()),
         ),
     );

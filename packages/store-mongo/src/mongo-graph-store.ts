@@ -10,7 +10,7 @@ import type {
   RelationUpsert,
 } from '@permafrost/core';
 import type { AnyBulkWriteOperation } from 'mongodb';
-import type { MongoContext, RawDoc } from './mongo-context.js';
+import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
 import type { EntityDoc, FactDoc, LinkDoc } from './mongo-docs.js';
 import { entitiesByAlias, indexEntityAliases } from './mongo-entity-aliases.js';
 import { factKey } from './mongo-fact-mapping.js';
@@ -56,12 +56,11 @@ export class MongoGraphStore implements GraphStore {
     }));
     const limit = Math.max(0, Math.floor(options.limitPerNode));
     if (wanted.length === 0 || limit === 0) return [];
-    const docs = (await this.#ctx.c.links
-      .find(
-        { guildId: { $eq: g }, $or: wanted.map((n) => ({ nodeType: n.type, nodeId: n.id })) },
-        this.#ctx.opts(),
-      )
-      .toArray()) as LinkDoc[];
+    const docs = await this.#ctx.findAny<LinkDoc>(
+      raw(this.#ctx.c.links),
+      { guildId: { $eq: g } },
+      wanted.map((n) => ({ nodeType: { $eq: n.type }, nodeId: { $eq: n.id } })),
+    );
     const states = wanted.map((n) => ({
       links: docs
         .filter((l) => l.nodeType === n.type && l.nodeId === n.id)

@@ -12,10 +12,13 @@ import { Binary, type Collection, type Document } from 'mongodb';
 import { insertTolerant } from './doc-guard.js';
 import { type MongoContext, raw } from './mongo-context.js';
 import type { VectorDoc } from './mongo-docs.js';
-import { docKey, requireId, requireIds, requireString } from './mongo-keys.js';
+import { docKey, newEpoch, requireId, requireIds, requireString } from './mongo-keys.js';
 import { NativeVectorSearch } from './mongo-vector-search.js';
+import { TopK } from './top-k.js';
 
 const DIMS_KEY = 'vectors.dims';
+/** Vectors per cursor batch of the in-process scan: what the process holds at once, beside the top k. */
+const SCAN_BATCH = 1000;
 const SERVER = '\u0000';
 const mismatch = () =>
   new MemoryError(ErrorCode.DIMENSION_MISMATCH, 'vector length differs from the stored vectors');
@@ -105,11 +108,18 @@ export class MongoVectorIndex implements VectorIndex {
       byKind.set(it.kind, docs);
     }
     for (const [kind, docs] of byKind) {
-      await this.#ctx.guard.mutateMany(
-        this.#coll(kind),
-        [...docs.keys()],
-        (_current, key) => docs.get(key) as VectorDoc,
-      );
+      const coll = this.#coll(kind);
+      let keys = [...docs.keys()];
+      if (!this.#ctx.session()) {
+        // New vectors (the usual case) in one insert, without reading first; the ones that
+        // exist already (duplicate `_id`) are replaced through the guard.
+        this.#ctx.wrote(coll.collectionName);
+        const fresh = keys.map((k) => ({ ...(docs.get(k) as VectorDoc), ep: newEpoch() }));
+        const lost = await insertTolerant(raw(coll), fresh);
+        keys = keys.filter((_, i) => lost.has(i));
+      }
+      if (keys.length > 0)
+        await this.#ctx.guard.mutateMany(coll, keys, (_current, key) => docs.get(key) as VectorDoc);
     }
   }
 
@@ -145,30 +155,40 @@ export class MongoVectorIndex implements VectorIndex {
     if (query.vector.length !== dims) throw mismatch();
     const limit = Math.max(0, Math.floor(query.limit));
     if (limit === 0) return [];
-    let scope: Document = {};
-    if (query.serverOnly) scope = { sk: SERVER };
+    let scopes: string[] | null = null;
+    if (query.serverOnly) scopes = [SERVER];
     else if (query.subjectIds) {
-      const ids = requireIds(query.subjectIds, 'subjectIds');
-      scope = { sk: { $in: query.includeServer ? [...ids, SERVER] : ids } };
+      const ids = [...new Set(requireIds(query.subjectIds, 'subjectIds'))];
+      scopes = query.includeServer ? [...ids, SERVER] : ids;
+      if (scopes.length === 0) return [];
     }
-    const filter: Document = {
+    const base: Document = {
       guildId: { $eq: requireString(query.guildId, 'guildId') },
       ...((query.activeOnly ?? true) ? { active: true } : {}),
-      ...scope,
     };
+    const filter: Document =
+      scopes === null ? base : { ...base, sk: scopes.length === 1 ? scopes[0] : { $in: scopes } };
     if (this.#mode === 'auto' && this.#ctx.profile.vectorSearch && !this.#ctx.session()) {
       if (await this.#native.ensure(coll, dims)) {
         const hits = await this.#native.search(coll, query.vector, filter, limit);
         if (hits) return hits;
       }
     }
-    const hits: VectorHit[] = [];
-    const cursor = coll.find(filter, { projection: { _id: 0, id: 1, v: 1 }, ...this.#ctx.opts() });
-    for await (const doc of cursor as AsyncIterable<Pick<VectorDoc, 'id' | 'v'>>) {
-      hits.push({ id: doc.id, score: cosine(query.vector, doc.v.toFloat32Array()) });
+    const top = new TopK(limit);
+    const score = (doc: Pick<VectorDoc, 'id' | 'v'>) =>
+      top.offer({ id: doc.id, score: cosine(query.vector, doc.v.toFloat32Array()) });
+    const projection = { _id: 0, id: 1, v: 1 };
+    if (scopes !== null && scopes.length > 1 && this.#ctx.profile.ferret && !this.#ctx.session()) {
+      // One equality query per scope (the only filters FerretDB pushes down), concurrently.
+      await this.#ctx.each(scopes, async (sk) => {
+        const cursor = coll.find({ ...base, sk }, { projection, batchSize: SCAN_BATCH });
+        for await (const doc of cursor as AsyncIterable<Pick<VectorDoc, 'id' | 'v'>>) score(doc);
+      });
+    } else {
+      const cursor = coll.find(filter, { projection, batchSize: SCAN_BATCH, ...this.#ctx.opts() });
+      for await (const doc of cursor as AsyncIterable<Pick<VectorDoc, 'id' | 'v'>>) score(doc);
     }
-    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-    return hits.slice(0, limit);
+    return top.sorted();
   }
 
   async count(guildId: string, kind: VectorKind): Promise<number> {
