@@ -41,6 +41,11 @@ export class CommandMonitor {
     client.on('commandFailed', done);
   }
 
+  /** Whether an operation is being counted. */
+  get active(): boolean {
+    return this.#active;
+  }
+
   /** Starts counting (forgets the previous operation). */
   begin(): void {
     this.#active = true;

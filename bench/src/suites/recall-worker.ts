@@ -8,8 +8,10 @@
  * Prints one JSON line.
  */
 import '@permafrost/store-sqlite';
-import { createMemory, type MessageEventInput } from '@permafrost/core';
+import { createMemory, type MemoryStore, type MessageEventInput } from '@permafrost/core';
+import { MongoClient } from 'mongodb';
 import { chatLine, makeMembers, makeQuestions, type Question } from '../community.js';
+import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
 import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
 import { type Backend, GUILD, openStore, seedGuild, storageUrl } from '../harness/seed.js';
 import { profileStore, profileTable } from '../harness/store-profile.js';
@@ -115,37 +117,23 @@ async function query(): Promise<unknown> {
     rcP50.push(summarize(b).p50);
   }
   await memory.close({ drain: false });
-  // Where a promptContext's time goes: a separate pass through a store that times every call.
-  const profiled = profileStore(await openStore(backend, location));
-  const pm = createMemory(
-    { storage: storageUrl(backend, location), llm: null, embeddings: 'hashing', workers: { enabled: false } },
-    { store: profiled.store },
-  );
-  const profQs = timedQs.slice(0, Math.min(profiledRequests, timedQs.length));
-  for (const q of warm)
-    await pm.promptContext({
-      guildId: GUILD,
-      askerId: q.askerId,
-      text: q.text,
-      mentionedIds: [...q.mentioned],
-    });
-  profiled.calls.clear();
-  const tp = performance.now();
-  for (const q of profQs)
-    await pm.promptContext({
-      guildId: GUILD,
-      askerId: q.askerId,
-      text: q.text,
-      mentionedIds: [...q.mentioned],
-    });
-  const profiledMeanMs = (performance.now() - tp) / profQs.length;
-  await pm.close({ drain: false });
+  // Where a promptContext's time goes: a separate pass through a store that times every call
+  // (--profile=0 skips it), then, on Mongo, commands per operation (--commands=0 skips them).
+  let storeProfile: { requests: number; meanPromptContextMs: number; calls: unknown[] } = {
+    requests: 0,
+    meanPromptContextMs: 0,
+    calls: [],
+  };
+  if (profiledRequests > 0)
+    storeProfile = await profilePass(warm, timedQs.slice(0, Math.min(profiledRequests, timedQs.length)));
+  const commandQs = Number(args.get('commands') ?? 10);
+  const commands =
+    backend === 'mongo' && commandQs > 0
+      ? await roundTrips(timedQs.slice(0, Math.min(commandQs, timedQs.length)))
+      : null;
   return {
-    storeProfile: {
-      requests: profQs.length,
-      meanPromptContextMs: profiledMeanMs,
-      calls: profileTable(profiled, profQs.length),
-    },
+    commands,
+    storeProfile,
     promptContext: {
       samples: pcAll,
       summary: summarize(pcAll),
@@ -243,6 +231,90 @@ async function context(): Promise<unknown> {
     normalWithLongTerm: longTermUsed,
     peakRssMiB: peakRssMiB(),
   };
+}
+
+/** promptContext through a store that times every port call. */
+async function profilePass(warm: readonly Question[], profQs: readonly Question[]) {
+  const profiled = profileStore(await openStore(backend, location));
+  const pm = createMemory(
+    { storage: storageUrl(backend, location), llm: null, embeddings: 'hashing', workers: { enabled: false } },
+    { store: profiled.store },
+  );
+  for (const q of warm)
+    await pm.promptContext({
+      guildId: GUILD,
+      askerId: q.askerId,
+      text: q.text,
+      mentionedIds: [...q.mentioned],
+    });
+  profiled.calls.clear();
+  const tp = performance.now();
+  for (const q of profQs)
+    await pm.promptContext({
+      guildId: GUILD,
+      askerId: q.askerId,
+      text: q.text,
+      mentionedIds: [...q.mentioned],
+    });
+  const meanPromptContextMs = (performance.now() - tp) / profQs.length;
+  await pm.close({ drain: false });
+  return { requests: profQs.length, meanPromptContextMs, calls: profileTable(profiled, profQs.length) };
+}
+
+/**
+ * Mongo only: commands and round trips (critical path) of promptContext and recall, counted by
+ * the driver's command monitoring on a client of our own (harness/command-monitor.ts).
+ */
+async function roundTrips(questions: readonly Question[]): Promise<unknown> {
+  const client = new MongoClient(location, { monitorCommands: true, serverSelectionTimeoutMS: 5_000 });
+  const monitor = new CommandMonitor(client);
+  const { createMongoStore } = await import('@permafrost/store-mongo');
+  const store: MemoryStore = createMongoStore({ client, url: location });
+  const memory = createMemory(
+    { storage: storageUrl(backend, location), llm: null, embeddings: 'hashing', workers: { enabled: false } },
+    { store },
+  );
+  const pc: CommandCount[] = [];
+  const rc: CommandCount[] = [];
+  try {
+    for (const q of questions) {
+      pc.push(
+        (
+          await monitor.measure(() =>
+            memory.promptContext({
+              guildId: GUILD,
+              askerId: q.askerId,
+              text: q.text,
+              mentionedIds: [...q.mentioned],
+            }),
+          )
+        ).count,
+      );
+      rc.push(
+        (
+          await monitor.measure(() =>
+            memory.recall({
+              guildId: GUILD,
+              text: q.text,
+              subjectIds: [q.askerId, ...q.mentioned],
+              includeServer: true,
+            }),
+          )
+        ).count,
+      );
+    }
+  } finally {
+    await memory.close({ drain: false });
+    await client.close();
+  }
+  const stat = (xs: readonly CommandCount[]) => ({
+    operations: xs.length,
+    meanCommands: xs.reduce((n, c) => n + c.commands, 0) / Math.max(1, xs.length),
+    maxCommands: Math.max(0, ...xs.map((c) => c.commands)),
+    meanRoundTrips: xs.reduce((n, c) => n + c.roundTrips, 0) / Math.max(1, xs.length),
+    maxRoundTrips: Math.max(0, ...xs.map((c) => c.roundTrips)),
+  });
+  return { promptContext: stat(pc), recall: stat(rc) };
 }
 
 const modes: Record<string, () => Promise<unknown>> = { seed, query, context };

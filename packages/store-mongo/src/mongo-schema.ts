@@ -91,6 +91,45 @@ export function collections(db: Db): Collections {
   return out as unknown as Collections;
 }
 
+const GUILD_KEY = { guildId: 1, _id: 1 } as const;
+
+/**
+ * The shard key of every collection, for a sharded cluster (the store does not shard; an operator
+ * runs `sh.shardCollection(ns, key)`). Guild data is ranged by guild: every `_id` starts with its
+ * guild (`docKey(guildId, …)`), so one `_id` always lands on one shard and `_id` uniqueness holds
+ * per shard. `version_tokens` and `reply_claims` are keyed by `_id`, which embeds the guarded
+ * document's `_id` (guild first) and the channel respectively; `store_meta` (a few global
+ * documents) stays unsharded (null). See docs/stores.md.
+ */
+export const SHARD_KEYS: Readonly<Record<keyof Collections, Readonly<Record<string, 1>> | null>> = {
+  facts: GUILD_KEY,
+  history: GUILD_KEY,
+  links: GUILD_KEY,
+  relations: GUILD_KEY,
+  entities: GUILD_KEY,
+  aliases: GUILD_KEY,
+  entityAliases: GUILD_KEY,
+  optOuts: GUILD_KEY,
+  digests: GUILD_KEY,
+  cursors: GUILD_KEY,
+  meta: GUILD_KEY,
+  budgets: GUILD_KEY,
+  messages: GUILD_KEY,
+  buckets: GUILD_KEY,
+  outcomes: GUILD_KEY,
+  intake: GUILD_KEY,
+  leases: GUILD_KEY,
+  replyClaims: { _id: 1 },
+  modes: GUILD_KEY,
+  factVectors: GUILD_KEY,
+  messageVectors: GUILD_KEY,
+  storeMeta: null,
+  tokens: { _id: 1 },
+};
+
+/** Collection name of each role (the names operators see). */
+export const COLLECTION_NAMES = NAMES;
+
 /**
  * Secondary indexes, created at setup (idempotent: same names and keys every time). Uniqueness
  * never relies on them: every unique natural key is the `_id`. No partial, TTL or text indexes

@@ -1,0 +1,160 @@
+/**
+ * Child process of the recall suite: what `observe` and an extraction commit send to a MongoDB
+ * server, counted by the driver's command monitoring (harness/command-monitor.ts).
+ *
+ *   node mongo-ops-worker.js --location=mongodb://127.0.0.1:27017/db --messages=30
+ *
+ * Messages from three members go through `observe` (workers off); then each member's batch is
+ * extracted by a scripted OpenAI-compatible server on loopback HTTP that answers one fact per
+ * message line. An extraction commit is everything sent between the model's answer and the
+ * batch's `BatchCompleted` event (facts, vectors, links, history, queue completion, lease release).
+ * Prints one JSON line.
+ */
+import { createMemory, type MessageEventInput } from '@permafrost/core';
+import {
+  type RecordedOpenAiRequest,
+  readExtractionPrompt,
+  startScriptedOpenAiServer,
+} from '@permafrost/core/testing';
+import { createMongoStore } from '@permafrost/store-mongo';
+import { MongoClient } from 'mongodb';
+import { chatLine, makeMembers } from '../community.js';
+import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
+import { parseArgs } from '../harness/env.js';
+import { GUILD } from '../harness/seed.js';
+import { prng } from '../stats.js';
+
+const args = parseArgs(process.argv.slice(2));
+const location = args.get('location') ?? '';
+const perMember = Math.max(1, Math.round(Number(args.get('messages') ?? 30) / 3));
+const CHANNEL = '1200000000000000002';
+
+function summary(counts: readonly CommandCount[]) {
+  const mean = (f: (c: CommandCount) => number) =>
+    counts.length === 0 ? 0 : Math.round((counts.reduce((n, c) => n + f(c), 0) / counts.length) * 100) / 100;
+  const byCommand: Record<string, number> = {};
+  for (const c of counts)
+    for (const [k, v] of Object.entries(c.byCommand)) byCommand[k] = (byCommand[k] ?? 0) + v / counts.length;
+  return {
+    operations: counts.length,
+    meanCommands: mean((c) => c.commands),
+    maxCommands: Math.max(0, ...counts.map((c) => c.commands)),
+    meanRoundTrips: mean((c) => c.roundTrips),
+    maxRoundTrips: Math.max(0, ...counts.map((c) => c.roundTrips)),
+    byCommand: Object.fromEntries(Object.entries(byCommand).map(([k, v]) => [k, Math.round(v * 100) / 100])),
+  };
+}
+
+async function main(): Promise<unknown> {
+  const client = new MongoClient(location, { monitorCommands: true, serverSelectionTimeoutMS: 5_000 });
+  const monitor = new CommandMonitor(client);
+  const store = createMongoStore({ client, url: location });
+  const extractionReply = (req: RecordedOpenAiRequest) => {
+    const prompt = readExtractionPrompt(req.text);
+    if (prompt.scope !== 'member' || prompt.author === null) return { json: { operations: [] } };
+    monitor.begin();
+    return {
+      json: {
+        operations: prompt.lines
+          .filter((l) => l.token === prompt.author)
+          .map((l) => ({
+            subjectToken: prompt.author,
+            speakerToken: null,
+            text: `${l.name} talks about ${l.content.split(/\s+/).slice(0, 4).join(' ')}.`,
+            category: 'interests',
+            confidence: 0.8,
+            sourceMessageIndexes: [l.index],
+            entities: [],
+            relations: [],
+          })),
+      },
+    };
+  };
+  const server = await startScriptedOpenAiServer({ handler: extractionReply });
+  const memory = createMemory(
+    {
+      storage: location,
+      llm: {
+        baseUrl: server.url,
+        apiKey: 'stub',
+        model: 'stub-extractor',
+        structuredOutputs: 'json_object',
+        maxRetries: 0,
+      },
+      embeddings: 'hashing',
+      workers: { enabled: false },
+    },
+    { store },
+  );
+  const commits: CommandCount[] = [];
+  let factsCommitted = 0;
+  memory.events.on('BatchCompleted', (b) => {
+    if (!monitor.active || b.llmCalls === 0) return;
+    commits.push(monitor.end());
+    factsCommitted += b.adds;
+  });
+  try {
+    await store.setup();
+    const members = makeMembers(3);
+    const rand = prng(17);
+    const base = Date.now() - 3_600_000;
+    const observes: CommandCount[] = [];
+    let n = 0;
+    // Warm-up: the first observe of a member also records their names.
+    for (const [i, m] of members.entries()) {
+      const event: MessageEventInput = {
+        messageId: String(1500000000000000000n + BigInt(n++)),
+        guildId: GUILD,
+        channelId: CHANNEL,
+        authorId: m.id,
+        authorUsername: m.username,
+        authorDisplayName: m.name,
+        content: chatLine(rand, members[(i + 1) % members.length] as (typeof members)[number]),
+        createdAt: new Date(base + n * 1000),
+      };
+      await memory.observe(event);
+    }
+    for (let k = 0; k < perMember; k++)
+      for (const [i, m] of members.entries()) {
+        const event: MessageEventInput = {
+          messageId: String(1500000000000000000n + BigInt(n++)),
+          guildId: GUILD,
+          channelId: CHANNEL,
+          authorId: m.id,
+          authorUsername: m.username,
+          authorDisplayName: m.name,
+          content: `I really enjoy ${chatLine(rand, members[(i + k) % members.length] as (typeof members)[number])}`,
+          createdAt: new Date(base + n * 1000),
+        };
+        observes.push((await monitor.measure(() => memory.observe(event))).count);
+      }
+    await memory.flush({ guildId: GUILD });
+    return {
+      observe: summary(observes),
+      extractionCommit: {
+        ...summary(commits),
+        factsPerCommit: commits.length > 0 ? factsCommitted / commits.length : 0,
+      },
+      llmCalls: server.chatRequests.length,
+    };
+  } finally {
+    await memory.close({ drain: false });
+    await server.close();
+    await client
+      .db(store.dbName)
+      .dropDatabase()
+      .catch(() => undefined);
+    await client.close();
+  }
+}
+
+main().then(
+  (r) => {
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
