@@ -41,7 +41,8 @@ function targetsGuild(filter: Document | undefined): boolean {
         ? ((id as Document)['$in'] as unknown[])
         : [];
   return (
-    ids.length > 0 && ids.every((x) => typeof x === 'string' && (x.startsWith(prefix) || x.startsWith(NULL_GUILD)))
+    ids.length > 0 &&
+    ids.every((x) => typeof x === 'string' && (x.startsWith(prefix) || x.startsWith(NULL_GUILD)))
   );
 }
 
@@ -86,7 +87,9 @@ describe.runIf(mongoSelected)('shard-ready layout', () => {
     }
   });
 
-  it('creates only indexes that fit the shard keys: unique ones contain it, the rest lead with guildId or are sweeps', { timeout: 60_000 }, async () => {
+  it('creates only indexes that fit the shard keys: unique ones contain it, the rest lead with guildId or are sweeps', {
+    timeout: 60_000,
+  }, async () => {
     const store = createMongoStore({ client, dbName: db });
     await store.setup();
     let checked = 0;
@@ -114,7 +117,9 @@ describe.runIf(mongoSelected)('shard-ready layout', () => {
     await store.close();
   });
 
-  it('sends every hot-path command on guild data with the guild (or a guild-prefixed _id) in its filter', { timeout: 180_000 }, async () => {
+  it('sends every hot-path command on guild data with the guild (or a guild-prefixed _id) in its filter', {
+    timeout: 180_000,
+  }, async () => {
     const store = createMongoStore({ client, dbName: db });
     await store.setup();
     const memory = createMemory(
