@@ -137,4 +137,60 @@ describe.runIf(mongoSelected)('mongo queue across processes', () => {
     const store = createMongoStore({ client: client as MongoClient, dbName });
     expect(await store.queue.counts('g-mp')).toEqual({ pending: 0, claimed: 0, processed: 2000, dead: 0 });
   }, 300_000);
+
+  const PER_PHASE = 15;
+  it('three bot processes (two extracting, one observing): exactly-once extraction, one reply claim winner, opt-out seen across processes, no lost message', async () => {
+    const env = {
+      MONGO_URL: requireMongoUrl(),
+      PF_DB: `${dbName}_bots`,
+      PF_GUILD: '1600000000000000999',
+      PF_PER_PHASE: String(PER_PHASE),
+    };
+    const [observer, w1, w2] = await Promise.all([
+      run('bot-observer.mjs', env),
+      run('bot-worker.mjs', { ...env, PF_OWNER: 'w1', PF_OPT_OUT: '1' }),
+      run('bot-worker.mjs', { ...env, PF_OWNER: 'w2' }),
+    ]);
+    try {
+      for (const r of [w1, w2, observer]) expect(r.code, r.stderr).toBe(0);
+      const o = observer.out as { receipts: Record<string, Record<string, number>>; claims: string[] };
+      const workers = [w1.out, w2.out] as unknown as {
+        lines: { marker: string | null; at: number }[];
+        claims: string[];
+        optOutAt: number | null;
+        timedOut: boolean;
+      }[];
+      // Phase 1: all accepted. Phase 2: the four others accepted, opt's (one in five) ignored as
+      // opted out in the observer process, though the opt-out was set by worker w1.
+      expect(o.receipts['phase1']).toEqual({ accepted: PER_PHASE });
+      expect(o.receipts['phase2']).toEqual({ accepted: (PER_PHASE * 4) / 5 });
+      expect(o.receipts['optPhase2']).toEqual({ 'ignored:opted_out': PER_PHASE / 5 });
+      for (const w of workers) expect(w.timedOut).toBe(false);
+      // Reply claims: each of the 20 messages won by exactly one of the three processes.
+      const winners = [o.claims, ...workers.map((w) => w.claims)].flat();
+      expect(winners.length).toBe(20);
+      expect(new Set(winners).size).toBe(20);
+      // Exactly-once extraction: every accepted message of the four members reached exactly one
+      // model call of one worker; nothing of opt's reached a model after the opt-out.
+      const optOutAt = workers[0]?.optOutAt as number;
+      expect(typeof optOutAt).toBe('number');
+      const seen = new Map<string, number>();
+      for (const w of workers)
+        for (const l of w.lines) if (l.marker) seen.set(l.marker, (seen.get(l.marker) ?? 0) + 1);
+      const expected = Array.from({ length: 2 * PER_PHASE }, (_, j) => j).filter((j) => j % 5 !== 4);
+      for (const j of expected) expect(seen.get(String(j)), `message #${j}`).toBe(1);
+      const optLate = workers.flatMap((w) =>
+        w.lines.filter((l) => Number(l.marker) % 5 === 4 && l.at > optOutAt),
+      );
+      expect(optLate).toEqual([]);
+      expect(workers.every((w) => w.lines.length > 0)).toBe(true);
+      // No lost message: the queue ends with everything processed, nothing pending or dead.
+      const store = createMongoStore({ client: client as MongoClient, dbName: env.PF_DB });
+      const counts = await store.queue.counts(env.PF_GUILD);
+      expect(counts.pending + counts.claimed + counts.dead).toBe(0);
+      expect(counts.processed).toBeGreaterThanOrEqual((PER_PHASE * 8) / 5);
+    } finally {
+      await client?.db(env.PF_DB).dropDatabase();
+    }
+  }, 300_000);
 });
