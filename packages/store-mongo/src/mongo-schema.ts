@@ -97,9 +97,8 @@ const GUILD_KEY = { guildId: 1, _id: 1 } as const;
  * The shard key of every collection, for a sharded cluster (the store does not shard; an operator
  * runs `sh.shardCollection(ns, key)`). Guild data is ranged by guild: every `_id` starts with its
  * guild (`docKey(guildId, …)`), so one `_id` always lands on one shard and `_id` uniqueness holds
- * per shard. `version_tokens` and `reply_claims` are keyed by `_id`, which embeds the guarded
- * document's `_id` (guild first) and the channel respectively; `store_meta` (a few global
- * documents) stays unsharded (null). See docs/stores.md.
+ * per shard. `version_tokens` is keyed by `_id`, which embeds the guarded document's `_id` (guild
+ * first); `store_meta` (a few global documents) stays unsharded (null). See docs/stores.md.
  */
 export const SHARD_KEYS: Readonly<Record<keyof Collections, Readonly<Record<string, 1>> | null>> = {
   facts: GUILD_KEY,
@@ -119,12 +118,14 @@ export const SHARD_KEYS: Readonly<Record<keyof Collections, Readonly<Record<stri
   outcomes: GUILD_KEY,
   intake: GUILD_KEY,
   leases: GUILD_KEY,
-  replyClaims: { _id: 1 },
+  replyClaims: GUILD_KEY,
   modes: GUILD_KEY,
   factVectors: GUILD_KEY,
   messageVectors: GUILD_KEY,
   storeMeta: null,
   tokens: { _id: 1 },
+  erasureCounters: GUILD_KEY,
+  erasures: GUILD_KEY,
 };
 
 /** Collection name of each role (the names operators see). */

@@ -7,9 +7,14 @@ import { mongoSelected, requireMongoUrl } from './backend-selection.js';
 
 /**
  * Indexes that do not start with guildId: cross-guild maintenance sweeps (expired leases, stale
- * version tokens, the active-mode listing), listed in docs/stores.md as scatter-gather queries.
+ * version tokens, old erasure records, the active-mode listing), listed in docs/stores.md as scatter-gather queries.
  */
-const SWEEP_INDEXES = new Set(['batch_leases.until', 'active_modes.last_active', 'version_tokens.at']);
+const SWEEP_INDEXES = new Set([
+  'batch_leases.until',
+  'active_modes.last_active',
+  'version_tokens.at',
+  'erasures.at',
+]);
 /**
  * Cross-guild queries (docs/stores.md, "Queries that scan"), by the fields they filter on: the
  * sweeps above, the crash-recovery intake sweep, workers polling every guild's queue buckets for
@@ -19,6 +24,7 @@ const SWEEP_FILTERS: Readonly<Record<string, readonly string[]>> = {
   batch_leases: ['until'],
   version_tokens: ['at'],
   queue_intake: ['at'],
+  erasures: ['at'],
   queue_buckets: [],
   active_modes: [],
 };
@@ -83,7 +89,7 @@ describe.runIf(mongoSelected)('shard-ready layout', () => {
     for (const role of Object.keys(COLLECTION_NAMES)) expect(SHARD_KEYS).toHaveProperty(role);
     for (const [role, key] of Object.entries(SHARD_KEYS)) {
       if (key === null) expect(role).toBe('storeMeta');
-      else if (role !== 'tokens' && role !== 'replyClaims') expect(Object.keys(key)[0], role).toBe('guildId');
+      else if (role !== 'tokens') expect(Object.keys(key)[0], role).toBe('guildId');
     }
   });
 

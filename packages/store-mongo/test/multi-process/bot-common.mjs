@@ -27,11 +27,11 @@ export function message(guildId, j) {
 }
 
 /** Tries to claim the reply to the first CLAIMED_MESSAGES messages; returns the ids won. */
-export async function claimAll(memory, _who) {
+export async function claimAll(memory, guildId) {
   const won = [];
   for (let j = 0; j < CLAIMED_MESSAGES; j++) {
     const messageId = String(1600000000000000000n + BigInt(j));
-    if (await memory.claims.tryClaim({ channelId: `ch${j % 2}`, messageId, ttlSeconds: 600 }))
+    if (await memory.claims.tryClaim({ guildId, channelId: `ch${j % 2}`, messageId, ttlSeconds: 600 }))
       won.push(messageId);
   }
   return won;

@@ -18,7 +18,7 @@ const count = (bucket, r) => {
 };
 for (let j = 0; j < perPhase; j++) count(receipts.phase1, await memory.observe(message(guildId, j)));
 await store.governance.setCursor(guildId, 'phase', '1-posted');
-const claims = await claimAll(memory, 'observer');
+const claims = await claimAll(memory, guildId);
 await waitForCursor(store, guildId, 'optout', 'set', 200_000);
 for (let j = perPhase; j < 2 * perPhase; j++) {
   const m = message(guildId, j);

@@ -14,7 +14,9 @@ const server = await startScriptedOpenAiServer({
   handler: (req) => {
     const prompt = readExtractionPrompt(req.text);
     // One call may serve several batches: every roster entry marked as a batch author counts.
-    const authors = new Set([...req.text.matchAll(/^(p\d+) = .+ \(author of this batch\)$/gm)].map((m) => m[1]));
+    const authors = new Set(
+      [...req.text.matchAll(/^(p\d+) = .+ \(author of this batch\)$/gm)].map((m) => m[1]),
+    );
     if (prompt.scope !== 'member' || authors.size === 0) return { json: { operations: [] } };
     const mine = prompt.lines.filter((l) => authors.has(l.token));
     for (const l of mine) lines.push({ marker: /#(\d+)$/.exec(l.content)?.[1] ?? null, at: Date.now() });
@@ -50,7 +52,7 @@ const memory = createMemory(
   { store: createMongoStore({ url }) },
 );
 await waitForCursor(store, guildId, 'phase', '1-posted', 200_000);
-const claims = await claimAll(memory, owner);
+const claims = await claimAll(memory, guildId);
 let optOutAt = null;
 if (process.env.PF_OPT_OUT === '1') {
   await memory.admin.setOptOut({ guildId, userId: 'opt', optedOut: true });
