@@ -68,9 +68,11 @@ function extractMessage(message: ExtractionMessage, input: ExtractionInput): Pro
   if (classifyCommandHeuristically(message.content).action !== 'none') return [];
   const { text } = normalizeChat(message.content);
   if (meaningfulLetters(text) < 3) return [];
-  const others = input.roster.filter(
-    (r) => r.token !== author.token && r.token !== SERVER_TOKEN && r.name.trim().length > 0,
-  );
+  // Members this message mentions come first, so a name two members share means the mentioned one.
+  const mentioned = new Set(message.mentionTokens);
+  const others = input.roster
+    .filter((r) => r.token !== author.token && r.token !== SERVER_TOKEN && r.name.trim().length > 0)
+    .sort((a, b) => Number(mentioned.has(b.token)) - Number(mentioned.has(a.token)));
   const addressees = new Set(message.mentionTokens.filter((t) => t !== author.token));
   const addressee = addressees.size === 1 ? (others.find((r) => addressees.has(r.token)) ?? null) : null;
   const ctx: SubjectContext = { author, others, addressee };

@@ -1,4 +1,4 @@
-import type { AliasSource } from '../model/enums.js';
+import { AliasSource } from '../model/enums.js';
 import type { Alias } from '../model/graph.js';
 import { aliasRank } from './aliases.js';
 
@@ -39,10 +39,29 @@ export function compareAliases(a: Alias, b: Alias): number {
   );
 }
 
+/** Names the platform gave a member (their own account), as opposed to names stated in chat. */
+const PLATFORM_NAMES: ReadonlySet<AliasSource> = new Set<AliasSource>([
+  AliasSource.DISCORD_USERNAME,
+  AliasSource.SUBJECT_USERNAME,
+  AliasSource.DISPLAY_NAME,
+]);
+
+/**
+ * A self-claimed name ("my name is Alice") never takes a name another member holds by username or
+ * display name: when one member claims a name another holds on the platform, it is ambiguous.
+ */
+function claimCollides(matches: readonly Alias[]): boolean {
+  const claims = matches.filter((a) => a.source === AliasSource.REAL_NAME);
+  return matches.some(
+    (a) => PLATFORM_NAMES.has(a.source) && claims.some((c) => c.alias === a.alias && c.userId !== a.userId),
+  );
+}
+
 /**
  * Picks the member behind a set of alias matches. A rival member whose alias weighs at least
  * 85 % of the best one makes the name ambiguous when the match is a prefix, or when the rival's
- * source has the same rank (for exact matches a higher-ranked source wins outright).
+ * source has the same rank (for exact matches a higher-ranked source wins outright). A name one
+ * member claims in chat while another holds it on the platform is ambiguous as well.
  */
 export function decideAliases(
   identifier: string,
@@ -52,12 +71,13 @@ export function decideAliases(
   const ranked = [...matches].sort(compareAliases);
   const best = ranked[0];
   if (!best) return { identifier, resolved: null, candidates: [], ambiguous: false, basis: 'unresolved' };
-  const ambiguous = ranked.some(
-    (a) =>
-      a.userId !== best.userId &&
-      a.weight >= AMBIGUITY_RATIO * best.weight &&
-      (basis === 'prefix' || aliasRank(a.source) === aliasRank(best.source)),
-  );
+  const ambiguous =
+    ranked.some(
+      (a) =>
+        a.userId !== best.userId &&
+        a.weight >= AMBIGUITY_RATIO * best.weight &&
+        (basis === 'prefix' || aliasRank(a.source) === aliasRank(best.source)),
+    ) || claimCollides(ranked);
   const perUser = new Map<string, Alias>();
   for (const a of ranked) if (!perUser.has(a.userId)) perUser.set(a.userId, a);
   const top = [...perUser.values()].slice(0, MAX_CANDIDATES);

@@ -1,4 +1,6 @@
+import { normalizeAlias } from '../identity/aliases.js';
 import type { StoredMessage } from '../model/message.js';
+import type { Roster } from './roster.js';
 
 /** Who stated a proposed fact, decided from the authors of its source messages, never from the model. */
 export type AttributionDecision =
@@ -34,4 +36,36 @@ export function decideAttribution(
   const actual = authors[0];
   if (actual === undefined) return { ok: false, reason: 'unsupported_attribution' };
   return { ok: true, speakerId: actual };
+}
+
+/** Members of the batch whose shown name is another member's too (after normalisation). */
+export function sharedNames(roster: Roster): ReadonlySet<string> {
+  const byName = new Map<string, string[]>();
+  for (const e of roster.entries()) {
+    const userId = roster.userOf(e.token);
+    if (typeof userId !== 'string') continue;
+    const key = normalizeAlias(e.name);
+    byName.set(key, [...(byName.get(key) ?? []), userId]);
+  }
+  return new Set([...byName.values()].filter((users) => users.length > 1).flat());
+}
+
+/**
+ * A subject whose name is shared by another member is only known when a cited message is theirs,
+ * mentions them or replies to them; a bare name ("Bob lives in Berlin") is ambiguous evidence and
+ * is not attached to either member.
+ */
+export function subjectIsIdentified(
+  subjectId: string,
+  cited: readonly StoredMessage[],
+  batch: Iterable<StoredMessage>,
+): boolean {
+  const byId = new Map<string, StoredMessage>();
+  for (const m of batch) byId.set(m.messageId, m);
+  return cited.some(
+    (m) =>
+      m.authorId === subjectId ||
+      m.mentionIds.includes(subjectId) ||
+      (m.replyToMessageId !== null && byId.get(m.replyToMessageId)?.authorId === subjectId),
+  );
 }

@@ -5,7 +5,7 @@ import type { SourceRef } from '../model/fact.js';
 import type { StoredMessage } from '../model/message.js';
 import { normalizeText } from '../text/analyze.js';
 import { normalizeName } from '../text/untrusted.js';
-import { decideAttribution } from './attribution.js';
+import { decideAttribution, sharedNames, subjectIsIdentified } from './attribution.js';
 import type { BatchContext } from './batch-context.js';
 import type { Candidate, CandidateRelation, RelationEnd } from './candidate.js';
 import { messageUrl } from './deps.js';
@@ -73,6 +73,7 @@ export function vetOperations(
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   const ops = output.operations;
+  const shared = sharedNames(ctx.roster);
   const mayVouch = (userId: string) => ctx.roster.tokenOf(userId) !== undefined && !ctx.blocked.has(userId);
   const limit = config.maxCandidatesPerBatch * Math.max(1, ctx.batches);
   if (ops.length > limit) rejected['over_candidate_limit'] = ops.length - limit;
@@ -100,6 +101,14 @@ export function vetOperations(
       continue;
     }
     const { refs, cited } = sourcesFor(op, ctx);
+    if (
+      subject !== null &&
+      shared.has(subject) &&
+      !subjectIsIdentified(subject, cited, ctx.byIndex.values())
+    ) {
+      reject('ambiguous_subject');
+      continue;
+    }
     // Who said it comes from the authors of the cited messages, whatever the model claims.
     const attribution = decideAttribution(subject, speaker, cited, mayVouch);
     if (!attribution.ok) {
