@@ -8,6 +8,7 @@ import { locomoPath } from '../harness/env.js';
 import { tryLocalEmbedder } from '../harness/local-model.js';
 import { round, type Suite, type SuiteOutput, target } from '../harness/suite.js';
 import { barChart } from '../harness/svg.js';
+import { diskCachedEmbedder } from '../harness/vector-cache.js';
 import { OBSERVATION_ANCHORS, TURN_ANCHORS } from '../locomo/anchors.js';
 import type { LevelResult } from '../locomo/report.js';
 import { type LocomoRun, runLocomo } from '../locomo/run.js';
@@ -59,7 +60,7 @@ export const locomoRecallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     localRun = await runLocomo({
       dataPath,
       conversations,
-      makeEmbedder: () => createLocalEmbedder({ modelPath: folder }),
+      makeEmbedder: () => diskCachedEmbedder(createLocalEmbedder({ modelPath: folder })),
       // with a sentence-embedding model the semantic channel carries more (config docs)
       config: { retrieval: { weights: { semantic: 0.45 } } },
     });

@@ -1,0 +1,65 @@
+/**
+ * conversation.search latency in one big guild: the user turns of many LongMemEval haystacks
+ * observed into one guild of a SQLite file (one channel per session), flushed (hashing vectors),
+ * then every question searched once after a warm-up.
+ */
+import '@permafrost/store-sqlite';
+import { join } from 'node:path';
+import { createMemory } from '../locomo/core.js';
+import { type LatencySummary, summarize } from '../stats.js';
+import type { LmeQuestion } from './dataset.js';
+
+const BATCH = 500;
+
+export async function searchLatency(
+  questions: readonly LmeQuestion[],
+  messages: number,
+  workDir: string,
+): Promise<{ messages: number; seedSeconds: number; search: LatencySummary }> {
+  const now = new Date(Math.max(...questions.map((q) => q.questionDate.getTime())) + 60_000);
+  const memory = createMemory(
+    {
+      storage: `sqlite://${join(workDir, `search-${messages}.db`)}`,
+      llm: null,
+      embeddings: 'hashing',
+      workers: { enabled: false },
+      observe: { maxQueueDepthPerGuild: 10_000_000 },
+    },
+    { clock: { now: () => now } },
+  );
+  try {
+    const t0 = performance.now();
+    const events = [];
+    outer: for (const [qi, q] of questions.entries())
+      for (const [si, s] of q.sessions.entries())
+        for (const [ti, t] of s.turns.entries()) {
+          events.push({
+            messageId: `q${qi}s${si}t${ti}`,
+            guildId: 'big',
+            channelId: `q${qi}s${si}`,
+            authorId: `user${qi}`,
+            content: t.content,
+            createdAt: t.at,
+          });
+          if (events.length >= messages) break outer;
+        }
+    for (let i = 0; i < events.length; i += BATCH) {
+      await memory.observeMany(events.slice(i, i + BATCH));
+      if ((i / BATCH) % 10 === 9) await memory.flush();
+    }
+    await memory.flush();
+    const seedSeconds = (performance.now() - t0) / 1000;
+    const texts = questions.map((q) => q.question);
+    for (const text of texts.slice(0, 10))
+      await memory.conversation.search({ guildId: 'big', text, limit: 10 });
+    const samples: number[] = [];
+    for (const text of texts) {
+      const t = performance.now();
+      await memory.conversation.search({ guildId: 'big', text, limit: 10 });
+      samples.push(performance.now() - t);
+    }
+    return { messages: events.length, seedSeconds, search: summarize(samples) };
+  } finally {
+    await memory.close({ drain: false });
+  }
+}
