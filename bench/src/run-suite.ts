@@ -21,6 +21,7 @@ export const SUITES: Record<string, () => Promise<Suite>> = {
   extraction: async () => (await import('./suites/extraction.js')).extractionSuite,
   'locomo-recall': async () => (await import('./suites/locomo-recall.js')).locomoRecallSuite,
   longmemeval: async () => (await import('./suites/longmemeval.js')).longMemEvalSuite,
+  ablation: async () => (await import('./suites/ablation.js')).ablationSuite,
   embeddings: async () => (await import('./suites/embeddings.js')).embeddingsSuite,
   mem0: async () => (await import('./suites/mem0.js')).mem0Suite,
 };

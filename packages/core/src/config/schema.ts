@@ -124,8 +124,8 @@ const retrieval = z
     defaultTokenBudget: int(64, 200_000, 2400),
     /**
      * Message search: share of an adjacent message's score a message receives (neighbour
-     * smoothing; adjacent messages of a channel share context). Each further step multiplies
-     * by this again. 0 disables smoothing.
+     * smoothing; the turns of an exchange share context, while one author's consecutive messages
+     * do not lift each other). Each further step multiplies by this again. 0 disables smoothing.
      */
     neighborWeight: fraction(0.5),
     /** Message search: how many messages on each side smoothing looks at. */
