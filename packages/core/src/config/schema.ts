@@ -23,6 +23,15 @@ const observe = z
     ignorePatterns: z.array(z.string().min(1).max(500)).max(100).default([]),
     /** Pending messages per guild before observe rejects with queue_over_capacity. */
     maxQueueDepthPerGuild: int(1, 10_000_000, 10_000),
+    /**
+     * Messages one member may send at once (per process) before member_over_rate; null: a
+     * quarter of maxQueueDepthPerGuild, so one member never fills the guild queue.
+     */
+    memberBurst: z.number().int().min(1).max(10_000_000).nullable().default(null),
+    /** A member's sustained share: tokens refilled per minute. */
+    memberMessagesPerMinute: int(1, 1_000_000, 60),
+    /** Observed names are registered as a member's aliases only up to this many. */
+    maxAliasesPerMember: int(1, 1000, 20),
   })
   .strict();
 
@@ -149,6 +158,12 @@ const budgets = z
     guildDailyPromptTokens: z.number().int().min(1).nullable().default(null),
     guildMonthlyPromptTokens: z.number().int().min(1).nullable().default(null),
     warnFraction: num(0.1, 1, 0.8),
+    /**
+     * Extraction batches one member's messages may take per hour (per process; also the burst):
+     * past it, that member's batches wait and everyone else's go first. null: the member's
+     * observe burst in batches (memberBurst / batchSizeMessages).
+     */
+    memberBatchesPerHour: z.number().int().min(1).max(1_000_000).nullable().default(null),
     /** USD per million tokens by model-name substring, used when the provider reports no cost. */
     prices: z
       .record(

@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type BatchKey, SERVER_KEY, type StoredMessage } from '../model/message.js';
 import type { VectorItem } from '../ports/vector-index.js';
+import { MemberRate, memberBatchesPerHourOf } from '../runtime/member-rate.js';
 import {
   type BatchReport,
   extractBatch,
@@ -47,9 +48,14 @@ export class IngestEngine {
   #lastSuccessAt: Date | null = null;
   #batches = 0;
 
+  /** Per-member share of extraction batches (token bucket). */
+  readonly #share: MemberRate;
+
   constructor(deps: IngestDeps, owner: string) {
     this.#deps = deps;
     this.#owner = owner;
+    const perHour = memberBatchesPerHourOf(deps.config);
+    this.#share = new MemberRate(perHour, perHour, 3_600_000);
     this.#queue = new PQueue({ concurrency: deps.config.workers.count });
   }
 
@@ -144,6 +150,9 @@ export class IngestEngine {
       const sharing = maxMessagesPerCall > batchSizeMessages;
       const take = async (key: BatchKey) => {
         if (this.#inFlight.has(keyId(key))) return;
+        // A member past its share of extraction waits; other members' batches go first.
+        if (key.subjectKey !== SERVER_KEY && !this.#share.take(key.guildId, key.subjectKey, clock.now()))
+          return;
         this.#inFlight.add(keyId(key));
         held.push(key);
         const messages = await this.#claim(key, Math.min(batchSizeMessages, capacity - total), leaseMs);

@@ -14,8 +14,10 @@ import { createRecallService } from '../recall/recall-service.js';
 import type { RecallService } from '../recall/recall-types.js';
 import { BudgetService } from '../runtime/budgets.js';
 import type { EventBus } from '../runtime/events.js';
+import { MemberRate, memberBurstOf } from '../runtime/member-rate.js';
 import type { MetricsRegistry } from '../runtime/metrics.js';
 import { type AdminApi, createAdminApi } from './admin-api.js';
+import { cappedAliasRegistration } from './alias-cap.js';
 import { createFactsApi, type FactsApi } from './facts-api.js';
 import { createForgetApi, type ForgetApi } from './forget-api.js';
 import { structuredModeOf } from './models.js';
@@ -129,7 +131,12 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
       await forget.forgetMessage({ guildId: e.guildId, channelId: e.channelId, messageId: e.messageId });
     },
     onStored: (row) => hot.push(toConversationMessage(row)),
-    registerAlias: (a) => identity.registerAlias(a),
+    rate: new MemberRate(memberBurstOf(config), config.observe.memberMessagesPerMinute, 60_000),
+    registerAlias: cappedAliasRegistration(
+      store,
+      (a) => identity.registerAlias(a),
+      config.observe.maxAliasesPerMember,
+    ),
     ...log,
   });
   const engine = new IngestEngine(deps, o.instanceId);

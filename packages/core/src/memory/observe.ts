@@ -20,6 +20,7 @@ import {
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import type { MemberRate } from '../runtime/member-rate.js';
 import { parseInput } from '../validation/index.js';
 
 export interface ObserveReceipt {
@@ -64,6 +65,8 @@ export interface ObserveDeps {
   readonly reviseMessage?: (row: StoredMessage) => Promise<boolean>;
   /** An edit that left nothing to keep (now empty or ignored): the stored message is forgotten. */
   readonly forgetEdited?: (event: MessageEvent) => Promise<void>;
+  /** Per-member admission (token bucket); absent: no per-member limit. */
+  readonly rate?: MemberRate;
   /** Binds a name to a member (identity service: weights, validity, entity twins). */
   readonly registerAlias: (input: {
     guildId: string;
@@ -163,6 +166,13 @@ export class Observer {
       return prepared;
     }
     const row = prepared;
+    // One member's flood spends that member's share only: it never takes another member's room.
+    if (
+      !event.edited &&
+      this.#deps.rate &&
+      !this.#deps.rate.take(row.guildId, row.authorId, this.#deps.clock.now())
+    )
+      return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.MEMBER_OVER_RATE);
     try {
       const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);
       if (outcome === 'duplicate') {

@@ -19,6 +19,8 @@ export type IgnoreReason = ValueOf<typeof IgnoreReason>;
 
 export const RejectReason = {
   QUEUE_OVER_CAPACITY: 'queue_over_capacity',
+  /** This member sent more than its share (`observe.memberBurst`, `observe.memberMessagesPerMinute`). */
+  MEMBER_OVER_RATE: 'member_over_rate',
   STORAGE_UNAVAILABLE: 'storage_unavailable',
   CLOSED: 'closed',
 } as const;
