@@ -60,7 +60,8 @@ describe('observe', () => {
   });
 
   it('rejects past the per-guild queue depth', async () => {
-    const { memory } = harness({ observe: { maxQueueDepthPerGuild: 2 } });
+    // One author here: its own share (memberBurst) is set above the guild depth under test.
+    const { memory } = harness({ observe: { maxQueueDepthPerGuild: 2, memberBurst: 10 } });
     await memory.observe(event({ messageId: 'a' }));
     await memory.observe(event({ messageId: 'b' }));
     expect(await memory.observe(event({ messageId: 'c' }))).toEqual({
