@@ -11,6 +11,7 @@ export const SUITE_ORDER = [
   'context',
   'embeddings',
   'mem0',
+  'flood',
 ] as const;
 
 export function loadResults(dir: string): BenchResult[] {
@@ -154,6 +155,23 @@ function suiteTable(r: BenchResult): string[] {
             `| ${name} | ${['5', '10', '25', '50'].map((k) => s['overall']?.atK[k]?.frac ?? '–').join(' | ')} |`,
           );
       }
+      break;
+    }
+    case 'flood': {
+      const receipts = res['floodReceipts'] as Record<string, number>;
+      out.push('| measure | value |', '| --- | ---: |');
+      out.push(
+        `| flood messages accepted / rejected member_over_rate | ${receipts['accepted'] ?? 0} / ${receipts['rejected:member_over_rate'] ?? 0} |`,
+      );
+      out.push(
+        `| other members' messages observed / rejected | ${res['othersObserved']} / ${res['othersRejected']} |`,
+      );
+      out.push(
+        `| other members' observe p99 / max during the flood | ${res['otherObserveP99Ms']} / ${res['otherObserveMaxMs']} ms |`,
+      );
+      out.push(
+        `| extraction calls on the flood / all calls | ${res['callsOnFlood']} / ${res['modelCalls']} |`,
+      );
       break;
     }
     default:

@@ -24,6 +24,7 @@ export const SUITES: Record<string, () => Promise<Suite>> = {
   ablation: async () => (await import('./suites/ablation.js')).ablationSuite,
   embeddings: async () => (await import('./suites/embeddings.js')).embeddingsSuite,
   mem0: async () => (await import('./suites/mem0.js')).mem0Suite,
+  flood: async () => (await import('./suites/flood.js')).floodSuite,
 };
 
 export const SUITE_NAMES = Object.keys(SUITES);

@@ -42,6 +42,7 @@ export type {
   MemoryEvents,
   MemoryEventType,
 } from './runtime/events.js';
+export { memberSharesOf } from './runtime/member-rate.js';
 export {
   type LatencySummary,
   MetricsRegistry,

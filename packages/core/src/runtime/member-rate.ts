@@ -13,6 +13,14 @@ export function memberBatchesPerHourOf(config: MemoryConfig): number {
   );
 }
 
+/** The effective per-member shares of a configuration (defaults resolved). */
+export function memberSharesOf(config: MemoryConfig): {
+  readonly burst: number;
+  readonly batchesPerHour: number;
+} {
+  return { burst: memberBurstOf(config), batchesPerHour: memberBatchesPerHourOf(config) };
+}
+
 /** Buckets kept at most; full (idle) buckets are dropped first when there are more. */
 const MAX_BUCKETS = 100_000;
 
