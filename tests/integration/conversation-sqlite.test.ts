@@ -65,7 +65,7 @@ describe('conversation tier on SQLite', () => {
     await init.memory.close();
     const racer = join(import.meta.dirname, 'fixtures', 'claim-racer.mjs');
     const race = (id: string, ttl: number) =>
-      run(process.execPath, [racer, path, id, CH, 'm-1', String(ttl)], { cwd: root }).then(
+      run(process.execPath, [racer, path, id, G1, CH, 'm-1', String(ttl)], { cwd: root }).then(
         (r) => JSON.parse(r.stdout) as { instanceId: string; won: boolean },
       );
     const results = await Promise.all([race('proc-a', 2), race('proc-b', 2)]);
