@@ -25,18 +25,19 @@ async function failure(promise: Promise<unknown>): Promise<MemoryError> {
   throw new Error('expected a rejection');
 }
 
-describe('opening the SQLite file', () => {
-  let dir: string;
-  let cwd: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'permafrost-open-'));
-    cwd = process.cwd();
-  });
-  afterEach(() => {
-    process.chdir(cwd);
-    rmSync(dir, { recursive: true, force: true });
-  });
+/** A fresh folder per test; the working directory is restored after each. */
+let dir: string;
+let cwd: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'permafrost-open-'));
+  cwd = process.cwd();
+});
+afterEach(() => {
+  process.chdir(cwd);
+  rmSync(dir, { recursive: true, force: true });
+});
 
+describe('opening the SQLite file', () => {
   it('creates missing parent folders', async () => {
     const path = join(dir, 'var', 'lib', 'mybot', 'memory.db');
     const store = createSqliteStore({ path });
@@ -81,12 +82,6 @@ describe('opening the SQLite file', () => {
 });
 
 describe('a memory whose SQLite file cannot open', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'permafrost-open-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
   it('start() fails with the path and reason; observe, health and the log report the same', async () => {
     const path = join(dir, 'is-a-folder.db');
     mkdirSync(path);
@@ -118,17 +113,7 @@ describe('a memory whose SQLite file cannot open', () => {
 });
 
 describe('default storage', () => {
-  let dir: string;
-  let cwd: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'permafrost-default-'));
-    cwd = process.cwd();
-    process.chdir(dir);
-  });
-  afterEach(() => {
-    process.chdir(cwd);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  beforeEach(() => process.chdir(dir));
 
   it('is ./permafrost.db in the working directory', async () => {
     const memory = createMemory({ llm: null, workers: { enabled: false } });
@@ -162,12 +147,6 @@ describe('default storage', () => {
 });
 
 describe('readOnly: true', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'permafrost-ro-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
   it('a missing file is NOT_FOUND and nothing is created', async () => {
     const path = join(dir, 'sub', 'typo.db');
     const store = createSqliteStore({ path, readOnly: true });
