@@ -170,4 +170,21 @@ describe('an LLM endpoint that accepts and never answers', () => {
     const { ms } = await elapsed(() => memory.close({ drain: false }));
     expect(ms).toBeLessThan(SLACK_MS);
   });
+
+  it('an embeddings endpoint that never answers does not hold close() either', async () => {
+    const memory = createMemory({
+      storage: `sqlite://${join(temp.dir, 'embed.db')}`,
+      llm: 'heuristic',
+      embeddings: `openai://k@127.0.0.1:${server.port}/v1?model=stalled-embed&dimensions=16`,
+      workers: { enabled: true, pollIntervalMs: 10 },
+      batching: { batchSizeMessages: 1 },
+      extraction: { noiseGate: false },
+    });
+    open.push(memory);
+    await memory.observe(chat('4', ALICE, stampMessage('anchor')));
+    await until(() => server.embeddingRequests.length > 0);
+    const { ms, result } = await elapsed(() => memory.close({ timeoutMs: 1500 }));
+    expect(result.status).toBe('fulfilled');
+    expect(ms).toBeLessThan(1500 + SLACK_MS);
+  });
 });

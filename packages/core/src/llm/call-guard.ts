@@ -1,6 +1,7 @@
 import { ErrorCode } from '../errors/error-codes.js';
 import { MemoryError } from '../errors/memory-error.js';
 import type { ChatLLM, ChatRequest, ChatResponse } from '../ports/chat-llm.js';
+import type { Embedder } from '../ports/embedder.js';
 
 /** Overall deadline of one model call when the configuration names none (endpoints set `llm.deadlineMs`). */
 export const DEFAULT_CALL_DEADLINE_MS = 120_000;
@@ -89,4 +90,34 @@ export function guardChatModel(inner: ChatLLM, options: CallGuardOptions): Guard
 
 function closedError(): MemoryError {
   return new MemoryError(ErrorCode.CLOSED, 'the memory was closed while a model call was in flight');
+}
+
+/**
+ * Wraps an embedder so a close ends the wait for a call in flight at once (CLOSED): embedding
+ * endpoints have their own per-attempt timeout, but close() must not wait for it.
+ */
+export function guardEmbedder(inner: Embedder, lifetime: AbortSignal): Embedder {
+  return {
+    get id() {
+      return inner.id;
+    },
+    get dimensions() {
+      return inner.dimensions;
+    },
+    async embed(texts) {
+      if (lifetime.aborted) throw closedError();
+      let onAbort: () => void = () => undefined;
+      const stopped = new Promise<never>((_, reject) => {
+        onAbort = () => reject(closedError());
+        lifetime.addEventListener('abort', onAbort, { once: true });
+      });
+      stopped.catch(() => undefined);
+      try {
+        return await Promise.race([inner.embed(texts), stopped]);
+      } finally {
+        lifetime.removeEventListener('abort', onAbort);
+      }
+    },
+    close: () => inner.close(),
+  };
 }

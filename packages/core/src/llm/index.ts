@@ -4,6 +4,7 @@ export {
   DEFAULT_CALL_DEADLINE_MS,
   type GuardedChatLLM,
   guardChatModel,
+  guardEmbedder,
 } from './call-guard.js';
 export { capabilityMessage, embeddingCapabilityMessage } from './capability-message.js';
 export {

@@ -4,7 +4,7 @@ import { createUlidIdGen } from '../adapters/system/ulid-id-gen.js';
 import type { MemoryConfig } from '../config/schema.js';
 import { cacheEmbedder } from '../embedding/cached-embedder.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
-import type { CallOutcomes } from '../llm/call-guard.js';
+import { type CallOutcomes, guardEmbedder } from '../llm/call-guard.js';
 import type { PricedMeter } from '../llm/index.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import type { Clock, IdGen } from '../ports/clock.js';
@@ -100,7 +100,8 @@ export async function buildRuntime(
   const ids = overrides.idGen ?? createUlidIdGen(clock);
   const store = guardStore(await buildStore(config, overrides, logger), logger);
   await store.setup();
-  const baseEmbedder = overrides.embedder ?? (await resolveEmbedder(config, overrides));
+  const resolved = overrides.embedder ?? (await resolveEmbedder(config, overrides));
+  const baseEmbedder = lifetime ? guardEmbedder(resolved, lifetime) : resolved;
   const embedder =
     config.embeddingCacheEntries > 0
       ? cacheEmbedder(baseEmbedder, { maxEntries: config.embeddingCacheEntries })
