@@ -11,7 +11,8 @@
 //    and checks that the memory block it builds holds facts;
 // 4. typechecks a strict TS file importing the headline types (skipLibCheck false) with
 //    moduleResolution nodenext and bundler;
-// 5. runs `npx permafrost` (demo, inspect on the file demo created);
+// 5. runs `npx permafrost` (--version, demo, inspect on the file demo created, inspect on a missing
+//    file: non-zero exit, nothing created);
 // 6. `npx permafrost-fetch-model --help`; without better-sqlite3's driver start() names the fix;
 // 7. in a second app with @permafrost/core alone, a sqlite:// URL fails with BACKEND_NOT_INSTALLED.
 // Each check prints "[smoke] ok|FAIL <name>"; the last line is "smoke: N passed, N failed".
@@ -134,6 +135,11 @@ check('every tarball: LICENSE, README, dist, metadata, dependency ranges, no .ts
   assert(problems.length === 0, problems.join('; '));
 });
 
+/** package.json of a packed tarball. */
+function tarballManifest(name) {
+  return JSON.parse(readTarball(tarballs.get(name)).get('package/package.json')?.toString('utf8') ?? '{}');
+}
+
 const appManifest = {
   name: 'permafrost-smoke-app',
   private: true,
@@ -185,6 +191,13 @@ for (const resolution of ['nodenext', 'bundler'])
     must(tsc(app, `tsconfig.${resolution}.json`), `tsc (${resolution})`);
   });
 
+check('npx permafrost --version prints the package version', () => {
+  assert(installed, 'the app is not installed');
+  const r = must(npm(app, ['exec', '--', 'permafrost', '--version'], MINUTE), 'permafrost --version');
+  const version = tarballManifest('@permafrost/cli').version;
+  assert(r.out.trim() === version, `printed ${JSON.stringify(r.out.trim())}, expected ${version}`);
+});
+
 const demoDb = join(app, 'demo.db');
 const demo = check('npx permafrost demo --db demo.db', () => {
   assert(installed, 'the app is not installed');
@@ -203,6 +216,19 @@ check('npx permafrost inspect on the file demo created', () => {
     'permafrost inspect',
   );
   assert(/Seattle/i.test(r.out) && !/Facts \(0\)/.test(r.out), `inspect listed no facts:\n${r.out}`);
+});
+
+check('npx permafrost inspect on a missing file: non-zero exit, names the path, creates nothing', () => {
+  assert(installed, 'the app is not installed');
+  const missing = join(app, 'typo.db');
+  const r = npm(
+    app,
+    ['exec', '--', 'permafrost', 'inspect', '--db', missing, '--guild', DEMO_GUILD],
+    2 * MINUTE,
+  );
+  assert(r.code !== 0, `exit code ${r.code}:\n${r.out}`);
+  assert(r.err.includes(missing), `the error does not name ${missing}:\n${r.err}`);
+  assert(!existsSync(missing), `${missing} was created`);
 });
 
 check('npx permafrost-fetch-model --help (the model installer ships with embeddings-local)', () => {
