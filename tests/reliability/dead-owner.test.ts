@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createMemory } from '@permafrost/core';
+import '@permafrost/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChild } from './support/children.js';
 import { ensureBuilt, tempDir } from './support/paths.js';
