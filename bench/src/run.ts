@@ -33,7 +33,7 @@ for (const suite of only) {
   const r = spawnSync(
     process.execPath,
     ['--expose-gc', script, suite, ...(quick ? ['--quick'] : []), `--out=${out}`],
-    { stdio: 'inherit', cwd: REPO_ROOT, env: process.env, timeout: (quick ? 5 : 30) * 60_000 },
+    { stdio: 'inherit', cwd: REPO_ROOT, env: process.env, timeout: (quick ? 5 : 120) * 60_000 },
   );
   if (r.status !== 0) failed.push(suite);
   times.push(`${suite} ${((performance.now() - ts) / 1000).toFixed(1)} s`);

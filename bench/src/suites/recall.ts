@@ -68,7 +68,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     backend === 'mongo' && mongoKind === 'ferretdb'
       ? size >= 100_000
         ? { queries: 1, reps: 1, warm: 0, profile: 0, commands: 0 }
-        : { queries: 5, reps: 1, warm: 1, profile: 1, commands: 5 }
+        : { queries: 3, reps: 1, warm: 1, profile: 0, commands: 2 }
       : { queries, reps, warm: 30, profile: 100, commands: 10 };
   const sizesOf = (backend: Backend) =>
     backend === 'mongo' && mongoKind === 'ferretdb' && ctx.quick ? sizes.filter((n) => n <= 1_000) : sizes;
@@ -132,7 +132,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   if (mongoSkip !== null) notes.push(`Mongo rows not run: ${mongoSkip}.`);
   else if (mongoKind === 'ferretdb')
     notes.push(
-      `Mongo rows ran against FerretDB v1.24.2 on PostgreSQL 15 (a throwaway cluster, fsync off), which pushes only equality filters down (as jsonb containment, which no index serves): every query is a sequential scan of its collection, and $in, $or and ranges are decoded in FerretDB. They measure that server with ${ctx.quick ? 'a 1k guild' : '5 questions at 10k and 1 at 100k (no warm-up there: each takes minutes)'}, one repetition; on MongoDB the same queries are served by the indexes in docs/stores.md. Round trips do not depend on the server's speed: they are what a client pays in latency per operation (critical path of commands, sent one after the other).`,
+      `Mongo rows ran against FerretDB v1.24.2 on PostgreSQL 15 (a throwaway cluster, fsync off), which pushes only equality filters down (as jsonb containment, which no index serves): every query is a sequential scan of its collection, and $in, $or and ranges are decoded in FerretDB. They measure that server with ${ctx.quick ? 'a 1k guild' : '3 questions at 1k and 10k and 1 at 100k (no warm-up there)'}, one repetition; on MongoDB the same queries are served by the indexes in docs/stores.md. Round trips do not depend on the server's speed: they are what a client pays in latency per operation (critical path of commands, sent one after the other).`,
     );
   const at = (backend: Backend, size: number) => rows.find((r) => r.backend === backend && r.size === size);
   const s10 = at('sqlite', 10_000);

@@ -10,6 +10,7 @@ import type {
   RelationUpsert,
 } from '@permafrost/core';
 import type { AnyBulkWriteOperation } from 'mongodb';
+import { insertTolerant } from './doc-guard.js';
 import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
 import type { EntityDoc, FactDoc, LinkDoc } from './mongo-docs.js';
 import { entitiesByAlias, indexEntityAliases } from './mongo-entity-aliases.js';
@@ -33,6 +34,14 @@ export class MongoGraphStore implements GraphStore {
     await this.#ctx.enter();
     const docs = new Map(links.map(toLinkDoc).map((d) => [d._id, d]));
     if (docs.size === 0) return;
+    if (!this.#ctx.session()) {
+      // Insert-if-absent as one unordered insert (duplicates are the links that exist): no
+      // per-link upsert, which FerretDB runs as a scan of the collection each.
+      this.#ctx.wrote('links');
+      await insertTolerant(raw(this.#ctx.c.links), [...docs.values()] as unknown as RawDoc[]);
+      return;
+    }
+    // In a transaction a duplicate-key error would abort it: upserts instead.
     const ops: AnyBulkWriteOperation<RawDoc>[] = [...docs.values()].map(({ _id, ...rest }) => ({
       updateOne: { filter: { _id }, update: { $setOnInsert: rest }, upsert: true },
     }));
