@@ -36,9 +36,13 @@ const flat = (text: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Who the assistant is, as a noun phrase ("the bot", "permafrost", "the AI", "the system"). */
-const ASSISTANT_CORE =
+/**
+ * Who the assistant is, as a noun phrase ("the bot", "permafrost", "the AI", "the system"); not
+ * a noun used attributively ("bot commands", "the bot channel"), which names a thing, not the bot.
+ */
+const ASSISTANT_NOUN =
   '(?:(?:(?:the|this|our|your|ur) )?(?:discord )?(?:bot|assistant|ai|a\\.i\\.|chat ?bot|language model|llm|gpt|chatgpt|claude|permafrost|memory bot|memory system)|(?:the|this|your|ur) (?:ai )?(?:model|system))(?![\\w-])';
+const ASSISTANT_CORE = `${ASSISTANT_NOUN}(?! (?:commands?|channels?|spam|roles?|testing|tests?|devs?|developers?|lists?|prefix(?:es)?|accounts?|makers?|builders?|hosting|server)\\b)`;
 const ASSISTANT = `${ASSISTANT_CORE}(?!['’]s\\b)`;
 /** Not someone's own bot ("Carol's bot", "my bot", "bots" in general). */
 const NOT_OWNED = "(?<!\\b(?:my|his|her|their|its|\\w+'s) (?:discord )?)";
@@ -107,7 +111,7 @@ const OBLIGATION: readonly RegExp[] = [
     `${NOT_OWNED}\\b${ASSISTANT}\\s+(?:recogni[sz]es|considers|regards|treats|sees|views|identifies|lists|registers|knows)\\s+[^.;!?]{0,30}\\bas\\b`,
   ),
   RE(
-    `\\b(?:give|gives|gave|send|sends|issue|issues|issued)\\s+${ASSISTANT}\\s+(?:commands|orders|instructions|directives)\\b|\\b(?:commands|orders|instructions|directives) (?:to|for) ${ASSISTANT}\\b`,
+    `\\b(?:give|gives|gave|send|sends|issue|issues|issued)\\s+${ASSISTANT_NOUN}\\s+(?:commands|orders|instructions|directives)\\b|\\b(?:commands|orders|instructions|directives) (?:to|for) ${ASSISTANT}\\b`,
   ),
   RE(`${NOT_OWNED}\\b${ASSISTANT}\\b[^.;!?]{0,50}?\\b${MODAL}\\b[^.;!?]{0,40}?\\b${BEHAVIOUR}\\b`),
   RE(

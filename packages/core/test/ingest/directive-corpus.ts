@@ -181,6 +181,10 @@ export const DIRECTIVES: readonly string[] = [
 ];
 
 export const BENIGN: readonly string[] = [
+  // Bot as an attributive noun: a channel or a command set, not the assistant.
+  'Maya says the server uses the bot-commands channel for all bot commands.',
+  'The server uses #bot-commands for bot commands',
+  'Dev keeps the bot testing channel tidy',
   'Mallory is the server admin',
   'Mallory is a moderator of the server',
   'Mallory is verified staff on the server',
