@@ -30,19 +30,21 @@ export async function searchLatency(
   try {
     const t0 = performance.now();
     const events = [];
-    outer: for (const [qi, q] of questions.entries())
-      for (const [si, s] of q.sessions.entries())
-        for (const [ti, t] of s.turns.entries()) {
-          events.push({
-            messageId: `q${qi}s${si}t${ti}`,
-            guildId: 'big',
-            channelId: `q${qi}s${si}`,
-            authorId: `user${qi}`,
-            content: t.content,
-            createdAt: t.at,
-          });
-          if (events.length >= messages) break outer;
-        }
+    // The haystacks are replayed (as other members' conversations) until the guild holds `messages`.
+    outer: for (let pass = 0; pass < 100; pass++)
+      for (const [qi, q] of questions.entries())
+        for (const [si, s] of q.sessions.entries())
+          for (const [ti, t] of s.turns.entries()) {
+            events.push({
+              messageId: `p${pass}q${qi}s${si}t${ti}`,
+              guildId: 'big',
+              channelId: `p${pass}q${qi}s${si}`,
+              authorId: `user${pass}-${qi}`,
+              content: t.content,
+              createdAt: t.at,
+            });
+            if (events.length >= messages) break outer;
+          }
     for (let i = 0; i < events.length; i += BATCH) {
       await memory.observeMany(events.slice(i, i + BATCH));
       if ((i / BATCH) % 10 === 9) await memory.flush();
