@@ -28,3 +28,17 @@ export function runJsonChild<T>(script: string, args: readonly string[], timeout
     });
   });
 }
+
+/** The child side of `runJsonChild`: prints `main()`'s result as one JSON line and exits 0, or 1 with the error on stderr. */
+export function replyAsJsonChild(main: () => Promise<unknown>): void {
+  main().then(
+    (r) => {
+      process.stdout.write(`${JSON.stringify(r)}\n`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -19,6 +19,7 @@ import {
 import { createMongoStore } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';
 import { chatLine, makeMembers } from '../community.js';
+import { replyAsJsonChild } from '../harness/child.js';
 import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
 import { parseArgs } from '../harness/env.js';
 import { GUILD } from '../harness/seed.js';
@@ -100,32 +101,31 @@ async function main(): Promise<unknown> {
     const base = Date.now() - 3_600_000;
     const observes: CommandCount[] = [];
     let n = 0;
-    // Warm-up: the first observe of a member also records their names.
-    for (const [i, m] of members.entries()) {
-      const event: MessageEventInput = {
-        messageId: String(1500000000000000000n + BigInt(n++)),
+    const chat = (m: (typeof members)[number], content: string): MessageEventInput => {
+      const messageId = String(1500000000000000000n + BigInt(n++));
+      return {
+        messageId,
         guildId: GUILD,
         channelId: CHANNEL,
         authorId: m.id,
         authorUsername: m.username,
         authorDisplayName: m.name,
-        content: chatLine(rand, members[(i + 1) % members.length] as (typeof members)[number]),
+        content,
         createdAt: new Date(base + n * 1000),
       };
-      await memory.observe(event);
+    };
+    // Warm-up: the first observe of a member also records their names.
+    for (const [i, m] of members.entries()) {
+      await memory.observe(
+        chat(m, chatLine(rand, members[(i + 1) % members.length] as (typeof members)[number])),
+      );
     }
     for (let k = 0; k < perMember; k++)
       for (const [i, m] of members.entries()) {
-        const event: MessageEventInput = {
-          messageId: String(1500000000000000000n + BigInt(n++)),
-          guildId: GUILD,
-          channelId: CHANNEL,
-          authorId: m.id,
-          authorUsername: m.username,
-          authorDisplayName: m.name,
-          content: `I really enjoy ${chatLine(rand, members[(i + k) % members.length] as (typeof members)[number])}`,
-          createdAt: new Date(base + n * 1000),
-        };
+        const event = chat(
+          m,
+          `I really enjoy ${chatLine(rand, members[(i + k) % members.length] as (typeof members)[number])}`,
+        );
         observes.push((await monitor.measure(() => memory.observe(event))).count);
       }
     await memory.flush({ guildId: GUILD });
@@ -148,13 +148,4 @@ async function main(): Promise<unknown> {
   }
 }
 
-main().then(
-  (r) => {
-    process.stdout.write(`${JSON.stringify(r)}\n`);
-    process.exit(0);
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+replyAsJsonChild(main);

@@ -11,6 +11,7 @@ import '@permafrost/store-sqlite';
 import { createMemory, type MemoryStore, type MessageEventInput } from '@permafrost/core';
 import { MongoClient } from 'mongodb';
 import { chatLine, makeMembers, makeQuestions, type Question } from '../community.js';
+import { replyAsJsonChild } from '../harness/child.js';
 import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
 import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
 import { type Backend, GUILD, openStore, seedGuild, storageUrl } from '../harness/seed.js';
@@ -323,13 +324,4 @@ if (!run) {
   process.stderr.write('usage: recall-worker.js seed|query|context --backend --location ...\n');
   process.exit(2);
 }
-run().then(
-  (r) => {
-    process.stdout.write(`${JSON.stringify(r)}\n`);
-    process.exit(0);
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+replyAsJsonChild(run);
