@@ -140,7 +140,7 @@ switch (task) {
   case 'setup':
     break;
   case 'test': {
-    // Types of tests and examples, and lint, are part of the suite.
+    // Types of tests and examples, lint and the architecture's import rules are part of the suite.
     for (const [name, pkg, bin, args] of [
       ['typecheck (tests)', 'typescript', 'tsc', ['-p', 'tsconfig.test.json']],
       ['lint', '@biomejs/biome', 'biome', ['check', '.']],
@@ -150,6 +150,11 @@ switch (task) {
         console.log('0 passed, 1 failed');
         process.exit(1);
       }
+    }
+    if (run(process.execPath, [join(root, 'scripts', 'architecture.mjs')]) !== 0) {
+      console.error('[run] architecture check failed (scripts/architecture.mjs)');
+      console.log('0 passed, 1 failed');
+      process.exit(1);
     }
     const stopServices = startTestServices();
     const results = join(root, '.vitest-results.json');

@@ -1,20 +1,34 @@
-export { createInMemoryStore, IN_MEMORY_CAPABILITIES } from './adapters/in-memory/in-memory-store.js';
-export { systemClock } from './adapters/system/system-clock.js';
-export { createUlidIdGen } from './adapters/system/ulid-id-gen.js';
-export * from './config/index.js';
 export {
   type CachedEmbedder,
   type CachedEmbedderOptions,
   cacheEmbedder,
-} from './embedding/cached-embedder.js';
+} from './adapters/embedding/cached-embedder.js';
 export {
   createHashingEmbedder,
   type HashingEmbedderOptions,
   hashingVector,
-} from './embedding/hashing-embedder.js';
-export { centroid, cosine, dot } from './embedding/vector-math.js';
+} from './adapters/embedding/hashing-embedder.js';
+export * from './adapters/heuristic/index.js';
+export { createInMemoryStore, IN_MEMORY_CAPABILITIES } from './adapters/in-memory/in-memory-store.js';
+export * from './adapters/llm/index.js';
+export { ScopeGate } from './adapters/shared/async-scope.js';
+export { systemClock } from './adapters/system/system-clock.js';
+export { createUlidIdGen } from './adapters/system/ulid-id-gen.js';
+export {
+  getStoreFactory,
+  importOptional,
+  registerStoreFactory,
+  resolveStoreFactory,
+} from './composition/store-registry.js';
+export * from './config/index.js';
 export * from './errors/index.js';
 export * from './extraction/index.js';
+export * from './facade/index.js';
+export * from './identity/index.js';
+export { memberSharesOf } from './ingest/member-rate.js';
+export { FORGOTTEN_FACT_TEXT } from './lifecycle/forget-messages.js';
+export { centroid, cosine, dot } from './math/vector-math.js';
+export * from './model/index.js';
 export {
   effectiveRelationWeight,
   MAX_EVIDENCE,
@@ -23,15 +37,7 @@ export {
   polarityOf,
   reinforceRelation,
   relationBaseWeight,
-} from './graph/weights.js';
-export * from './heuristic/index.js';
-export * from './identity/index.js';
-export { FORGOTTEN_FACT_TEXT } from './lifecycle/forget-messages.js';
-export * from './llm/index.js';
-export * from './memory/index.js';
-export * from './model/index.js';
-export * from './ports/index.js';
-export { ScopeGate } from './runtime/async-scope.js';
+} from './model/relation-rules.js';
 export type {
   BatchCompleted,
   BudgetWarning,
@@ -41,19 +47,13 @@ export type {
   FactSuperseded,
   MemoryEvents,
   MemoryEventType,
-} from './runtime/events.js';
-export { memberSharesOf } from './runtime/member-rate.js';
+} from './observability/events.js';
 export {
   type LatencySummary,
   MetricsRegistry,
   type MetricsSnapshot,
   renderPrometheus,
-} from './runtime/metrics.js';
-export {
-  getStoreFactory,
-  importOptional,
-  registerStoreFactory,
-  resolveStoreFactory,
-} from './runtime/store-registry.js';
+} from './observability/metrics.js';
+export * from './ports/index.js';
 export { Bm25Corpus, type Bm25Doc, rankBm25 } from './text/bm25.js';
 export * from './text/index.js';

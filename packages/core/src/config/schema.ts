@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DEFAULT_CALL_DEADLINE_MS } from '../llm/call-guard.js';
 import { forwardUrlIssues } from './config-issues.js';
 import {
   DEFAULT_STORAGE,
@@ -8,6 +7,9 @@ import {
   REASONING_EFFORTS,
   type StorageSpec,
 } from './url-specs.js';
+
+/** Overall deadline of one model call when the configuration names none (endpoints set `llm.deadlineMs`). */
+export const DEFAULT_CALL_DEADLINE_MS = 120_000;
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,4 +1,4 @@
-import { cosine } from '../embedding/vector-math.js';
+import { cosine } from '../math/vector-math.js';
 import type { Embedder } from '../ports/embedder.js';
 import { citationLink, stripCitationTags } from './citations.js';
 import type { Citation, CitedClaim, CitedReply } from './prompt-context-types.js';

@@ -1,9 +1,9 @@
 import type { MemoryConfig } from '../config/schema.js';
 import type { PromptContext } from '../context/prompt-context-types.js';
 import { RecallWarning } from '../model/enums.js';
+import type { MetricsRegistry } from '../observability/metrics.js';
 import type { Clock } from '../ports/clock.js';
 import type { MemoryStore } from '../ports/memory-store.js';
-import type { MetricsRegistry } from '../runtime/metrics.js';
 import { normalizeText } from '../text/analyze.js';
 import type { HotTier } from './hot-tier.js';
 import type { ConversationMessage } from './message-view.js';

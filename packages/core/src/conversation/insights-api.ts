@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { effectiveRelationWeight } from '../graph/weights.js';
 import { normalizeAlias } from '../identity/aliases.js';
 import type { Polarity } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
+import { effectiveRelationWeight } from '../model/relation-rules.js';
 import type { Clock } from '../ports/clock.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { indexTerms, tokenize } from '../text/analyze.js';

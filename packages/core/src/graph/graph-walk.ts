@@ -1,8 +1,8 @@
 import type { Polarity } from '../model/enums.js';
 import { type NodeRef, nodeKey, type Relation } from '../model/graph.js';
+import { effectiveRelationWeight } from '../model/relation-rules.js';
 import type { GraphStore } from '../ports/graph-store.js';
 import { collapse, entityNode, loadOwners } from './identity-collapse.js';
-import { effectiveRelationWeight } from './weights.js';
 
 /** A relation read through identity collapse, with its weight decayed to `now`. */
 export interface RelationEdge {

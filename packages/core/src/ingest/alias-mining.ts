@@ -1,6 +1,6 @@
 import { isValidAlias, normalizeAlias } from '../identity/aliases.js';
-import { findSelfNamings, parseStatedName } from '../identity/self-naming.js';
 import { AliasSource } from '../model/enums.js';
+import { findSelfNamings, parseStatedName } from '../text/self-naming.js';
 
 const WEIGHT = { name: 0.88, nickname: 0.86 } as const;
 

@@ -2,7 +2,7 @@ import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type ExtractionOutput, extractionOutputSchema } from '../extraction/extraction-contract.js';
 import { AliasSource, BudgetStep, MeterPurpose } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
-import type { BatchCompleted } from '../runtime/events.js';
+import type { BatchCompleted } from '../observability/events.js';
 import { mineFactAlias, mineSelfAliases } from './alias-mining.js';
 import { type BatchContext, buildBatchContext } from './batch-context.js';
 import { commitActions } from './commit.js';

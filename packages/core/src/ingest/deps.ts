@@ -1,11 +1,11 @@
 import type { MemoryConfig } from '../config/schema.js';
+import type { EventBus } from '../observability/events.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import type { Clock, IdGen } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
-import type { BudgetService } from '../runtime/budgets.js';
-import type { EventBus } from '../runtime/events.js';
+import type { BudgetService } from './budgets.js';
 
 /** Everything the ingest pipeline needs, injected by the composition root. */
 export interface IngestDeps {

@@ -1,5 +1,5 @@
-import { centroid, dot } from '../embedding/vector-math.js';
 import type { SummarizeInput } from '../extraction/task-contracts.js';
+import { centroid, dot } from '../math/vector-math.js';
 import { MeterPurpose } from '../model/enums.js';
 import { quoteUntrusted } from '../text/untrusted.js';
 import type { IngestDeps } from './deps.js';

@@ -2,7 +2,6 @@ import PQueue from 'p-queue';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type BatchKey, SERVER_KEY, type StoredMessage } from '../model/message.js';
 import type { VectorItem } from '../ports/vector-index.js';
-import { MemberRate, memberBatchesPerHourOf } from '../runtime/member-rate.js';
 import {
   type BatchReport,
   extractBatch,
@@ -14,6 +13,7 @@ import type { IngestDeps } from './deps.js';
 import { ErasureFence, messageErased } from './erasure-fence.js';
 import { reapplyErasures } from './fence-reapply.js';
 import { heartbeatMs, reclaimCutoff } from './lease-timing.js';
+import { MemberRate, memberBatchesPerHourOf } from './member-rate.js';
 
 const WINDOW_CURSOR = 'server_window';
 

@@ -1,5 +1,5 @@
-import { sequenceRatio } from '../heuristic/sequence-ratio.js';
 import { normalizeText } from '../text/analyze.js';
+import { sequenceRatio } from '../text/sequence-ratio.js';
 import { classifyDirective } from './directive-classifier.js';
 import { DURABLE_MARKERS } from './noise-gate.js';
 

@@ -1,8 +1,8 @@
-import { normalizeVerb, polarityOf } from '../graph/weights.js';
 import { normalizeAlias } from '../identity/aliases.js';
 import { EdgeKind, EntityKind, NodeType } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { Link, NodeRef } from '../model/graph.js';
+import { normalizeVerb, polarityOf } from '../model/relation-rules.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { Candidate, RelationEnd } from './candidate.js';
 

@@ -1,17 +1,17 @@
 import type { MemoryConfig } from '../config/schema.js';
-import { dot } from '../embedding/vector-math.js';
 import {
   type ReconcileCollision,
   type ReconcileDecision,
   ReconcileKind,
   reconcileOutputSchema,
 } from '../extraction/task-contracts.js';
-import { polarityFlip } from '../heuristic/aspects.js';
-import { STATE_CHANGE } from '../heuristic/reconcile.js';
+import { dot } from '../math/vector-math.js';
 import { MeterPurpose } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import { queryTerms } from '../text/analyze.js';
+import { polarityFlip } from '../text/aspects.js';
+import { STATE_CHANGE } from '../text/state-change.js';
 import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import { RECONCILE_JSON_SCHEMA, renderReconcilePrompt } from './reconcile-prompt.js';

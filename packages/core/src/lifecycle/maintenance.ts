@@ -2,10 +2,10 @@ import type { MemoryConfig } from '../config/schema.js';
 import { retireFact } from '../ingest/commit.js';
 import { FactHistoryKind } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
+import type { EventBus } from '../observability/events.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
-import type { EventBus } from '../runtime/events.js';
 import { selectExpired, selectForgotten, selectOverCap } from './retention.js';
 
 const CURSOR = 'maintenance_at';

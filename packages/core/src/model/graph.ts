@@ -89,3 +89,15 @@ export function relationKey(r: Pick<Relation, 'srcType' | 'srcId' | 'dstType' | 
 export function nodeKey(n: NodeRef): string {
   return `${n.type}:${n.id}`;
 }
+
+/** A relation observed once (the store merges it into the active edge or starts one). */
+export interface RelationUpsert {
+  readonly guildId: string;
+  readonly src: NodeRef;
+  readonly dst: NodeRef;
+  readonly verb: string;
+  readonly polarity: Polarity;
+  readonly confidence: number;
+  readonly evidenceFactId: string;
+  readonly at: Date;
+}

@@ -1,22 +1,13 @@
 import type { EntityKind, Polarity } from '../model/enums.js';
-import type { Entity, Link, NodeRef, Relation } from '../model/graph.js';
+import type { Entity, Link, NodeRef, Relation, RelationUpsert } from '../model/graph.js';
 import type { FactValidity } from './fact-store.js';
+
+export type { RelationUpsert };
 
 export interface LinksForNodesOptions {
   readonly validity?: FactValidity;
   /** At most this many links per node, newest facts first. */
   readonly limitPerNode: number;
-}
-
-export interface RelationUpsert {
-  readonly guildId: string;
-  readonly src: NodeRef;
-  readonly dst: NodeRef;
-  readonly verb: string;
-  readonly polarity: Polarity;
-  readonly confidence: number;
-  readonly evidenceFactId: string;
-  readonly at: Date;
 }
 
 export interface EntityUpsert {

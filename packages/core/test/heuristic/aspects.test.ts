@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aspectOf, polarityFlip, sameAspect } from '../../src/heuristic/index.js';
+import { aspectOf, polarityFlip, sameAspect } from '../../src/adapters/heuristic/index.js';
 
 /** [a, b, sameAspect, polarityFlip] */
 const PAIRS: readonly (readonly [string, string, boolean, boolean])[] = [

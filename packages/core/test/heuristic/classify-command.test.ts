@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_GATE, classifyCommandHeuristically } from '../../src/heuristic/index.js';
+import { COMMAND_GATE, classifyCommandHeuristically } from '../../src/adapters/heuristic/index.js';
 
 /** [message, action, target] */
 const CASES: readonly (readonly [string, string, string])[] = [

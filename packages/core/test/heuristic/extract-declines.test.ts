@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractHeuristically } from '../../src/heuristic/index.js';
+import { extractHeuristically } from '../../src/adapters/heuristic/index.js';
 import { batch, run } from './helpers.js';
 
 /** Messages that must yield no fact at all. */

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { extractHeuristically, sequenceRatio } from '../../src/adapters/heuristic/index.js';
 import {
   type ExtractionInput,
   type ExtractionMessage,
@@ -6,7 +7,6 @@ import {
   type ProposedFact,
   type RosterEntry,
 } from '../../src/extraction/extraction-contract.js';
-import { extractHeuristically, sequenceRatio } from '../../src/heuristic/index.js';
 
 export const ROSTER: readonly RosterEntry[] = [
   { token: 'p0', name: 'Alice', role: 'author' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createHeuristicLlm, HEURISTIC_MODEL } from '../../src/adapters/heuristic/index.js';
 import { extractionOutputSchema } from '../../src/extraction/extraction-contract.js';
 import { commandOutputSchema, reconcileOutputSchema } from '../../src/extraction/task-contracts.js';
-import { createHeuristicLlm, HEURISTIC_MODEL } from '../../src/heuristic/index.js';
 import type { ChatRequest, ChatTask } from '../../src/ports/chat-llm.js';
 import { batch } from './helpers.js';
 

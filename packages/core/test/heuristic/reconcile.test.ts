@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { mergeTexts, reconcileHeuristically, restates } from '../../src/adapters/heuristic/index.js';
 import type { ReconcileCollision } from '../../src/extraction/task-contracts.js';
-import { mergeTexts, reconcileHeuristically, restates } from '../../src/heuristic/index.js';
 
 const collision = (text: string, existing: readonly string[], candidateIndex = 0): ReconcileCollision => ({
   candidateIndex,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeHeuristically } from '../../src/heuristic/index.js';
+import { summarizeHeuristically } from '../../src/adapters/heuristic/index.js';
 
 const FACTS = [
   'Alice lives in Seattle',

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeChat, splitSentences } from '../../src/heuristic/chat-normalize.js';
-import { sequenceRatio } from '../../src/heuristic/index.js';
+import { normalizeChat, splitSentences } from '../../src/adapters/heuristic/chat-normalize.js';
+import { sequenceRatio } from '../../src/adapters/heuristic/index.js';
 import {
   annotateRelativeDates,
   birthdayPhrase,
   resolveRelative,
-} from '../../src/heuristic/relative-dates.js';
+} from '../../src/adapters/heuristic/relative-dates.js';
 
 describe('relative dates (batch date Monday 2026-08-24)', () => {
   const iso = (phrase: string): string | undefined =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSelfNamings, parseStatedName } from '../../src/identity/self-naming.js';
+import { findSelfNamings, parseStatedName } from '../../src/text/self-naming.js';
 
 /** One Unicode-aware self-naming parser (issue 18 §7), in many scripts. */
 describe('findSelfNamings', () => {

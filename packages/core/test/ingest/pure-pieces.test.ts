@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import { polarityFlip, sameAspect } from '../../src/heuristic/aspects.js';
 import { mineFactAlias, mineSelfAliases } from '../../src/ingest/alias-mining.js';
 import { parseJsonObject } from '../../src/ingest/json-repair.js';
 import { assignTier } from '../../src/ingest/tiers.js';
+import { polarityFlip, sameAspect } from '../../src/text/aspects.js';
 
 describe('tolerant JSON parsing', () => {
   it.each([

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAiChatModel, createOpenAiChatModels, PURPOSE_HEADER } from '../../src/llm/index.js';
+import {
+  createOpenAiChatModel,
+  createOpenAiChatModels,
+  PURPOSE_HEADER,
+} from '../../src/adapters/llm/index.js';
 import {
   OpenAiReply,
   type ScriptedOpenAiServer,

@@ -1,13 +1,13 @@
 import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryError } from '../../src/errors/index.js';
 import {
   BACKOFF_BASE_MS,
   BACKOFF_MAX_MS,
   createOpenAiChatModel,
   RETRY_AFTER_CAP_MS,
   retryDelayMs,
-} from '../../src/llm/index.js';
+} from '../../src/adapters/llm/index.js';
+import { MemoryError } from '../../src/errors/index.js';
 import type { LogEvent } from '../../src/ports/logger.js';
 import {
   OpenAiReply,

@@ -1,4 +1,4 @@
-import type { OpenAiChatConfig } from '../../src/llm/index.js';
+import type { OpenAiChatConfig } from '../../src/adapters/llm/index.js';
 import type { ChatRequest } from '../../src/ports/chat-llm.js';
 
 /** Endpoint config for the loopback server (fast timeout, two retries). */

@@ -6,7 +6,7 @@ import {
   findPrice,
   meteredChatModel,
   priceCall,
-} from '../../src/llm/index.js';
+} from '../../src/adapters/llm/index.js';
 import type { MeterRecord } from '../../src/ports/meter.js';
 import {
   OpenAiReply,

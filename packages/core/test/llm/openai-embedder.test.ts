@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createOpenAiEmbedder, type OpenAiEmbeddingsConfig } from '../../src/adapters/llm/index.js';
 import { MemoryError } from '../../src/errors/index.js';
-import { createOpenAiEmbedder, type OpenAiEmbeddingsConfig } from '../../src/llm/index.js';
 import {
   defaultEmbedding,
   OpenAiReply,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAiChatModel } from '../../src/llm/index.js';
+import { createOpenAiChatModel } from '../../src/adapters/llm/index.js';
 import {
   OpenAiReply,
   type ScriptedOpenAiServer,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { toStrictJsonSchema } from '../../src/adapters/llm/index.js';
 import { MemoryError } from '../../src/errors/index.js';
 import {
   commandOutputSchema,
   extractionOutputSchema,
   reconcileOutputSchema,
 } from '../../src/extraction/index.js';
-import { toStrictJsonSchema } from '../../src/llm/index.js';
 
 interface Node {
   readonly type?: unknown;

@@ -1,6 +1,6 @@
-import { newRelation, reinforceRelation } from '../../graph/weights.js';
 import type { Polarity } from '../../model/enums.js';
 import type { Entity, Link, NodeRef, Relation } from '../../model/graph.js';
+import { newRelation, reinforceRelation } from '../../model/relation-rules.js';
 import type {
   EntityUpsert,
   GraphStore,

@@ -1,5 +1,5 @@
-import { cosine } from '../../embedding/vector-math.js';
 import { ErrorCode, MemoryError } from '../../errors/index.js';
+import { cosine } from '../../math/vector-math.js';
 import type {
   VectorHit,
   VectorIndex,

@@ -5,7 +5,7 @@ import type { StoredMessage } from '../../model/message.js';
 import type { ActiveMode } from '../../ports/conversation-store.js';
 import type { Erasure } from '../../ports/governance-store.js';
 import type { VectorItem } from '../../ports/vector-index.js';
-import { ScopeGate } from '../../runtime/async-scope.js';
+import { ScopeGate } from '../shared/async-scope.js';
 
 interface UndoScope {
   readonly undo: (() => void)[];

@@ -1,0 +1,10 @@
+export type { AdminApi, UserExport } from '../api/admin-api.js';
+export type { CommandClassification } from '../api/classify-command.js';
+export type { FactsApi, RememberInput } from '../api/facts-api.js';
+export type { FlushReport } from '../api/flush.js';
+export type { ForgetApi, ForgetMessageInput, ForgetMessageReport } from '../api/forget-api.js';
+export type { MemoryOverrides } from '../composition/overrides.js';
+export type { ObserveReceipt } from '../ingest/observe.js';
+export type * from './facade-types.js';
+export { createMemory, Memory } from './memory.js';
+export type { ComponentHealth, HealthReport, OpsApi, OpsMetrics } from './ops-api.js';
