@@ -35,7 +35,8 @@ describe('architecture rules (scripts/architecture.mjs)', () => {
   it('fails on a pipeline that imports an adapter', () => {
     const dir = plant('pipeline-imports-adapter', {
       'core/src/adapters/heuristic/aspects.ts': 'export const x = 1;\n',
-      'core/src/ingest/reconcile.ts': "import { x } from '../adapters/heuristic/aspects.js';\nexport const y = x;\n",
+      'core/src/ingest/reconcile.ts':
+        "import { x } from '../adapters/heuristic/aspects.js';\nexport const y = x;\n",
     });
     expect(check(dir)).toEqual([
       {
@@ -49,7 +50,8 @@ describe('architecture rules (scripts/architecture.mjs)', () => {
   it('fails on the kernel importing a pipeline, a type-only import included', () => {
     const dir = plant('kernel-imports-pipeline', {
       'core/src/recall/recall-types.ts': 'export interface R { a: number }\n',
-      'core/src/ports/fact-store.ts': "import type { R } from '../recall/recall-types.js';\nexport type S = R;\n",
+      'core/src/ports/fact-store.ts':
+        "import type { R } from '../recall/recall-types.js';\nexport type S = R;\n",
     });
     expect(check(dir).map((v) => v.rule)).toEqual(['ports may not import recall']);
   });

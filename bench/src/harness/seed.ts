@@ -161,7 +161,7 @@ export async function seedGuild(
       await store.graph.addLinks(links);
     });
   }
-  await store.governance.setMeta('embedder.id', embedder.id);
+  await store.meta.setMeta('embedder.id', embedder.id);
   const seconds = (performance.now() - t0) / 1000;
   return { seconds: Math.round(seconds * 100) / 100, factsPerSecond: Math.round(size / seconds) };
 }

@@ -113,7 +113,7 @@ export const observeSuite: Suite = async (ctx) => {
       }
       for (const e of take(block)) {
         const t = performance.now();
-        await store.governance.isOptedOut(e.guildId, e.authorId);
+        await store.consent.isOptedOut(e.guildId, e.authorId);
         parts.optOut.push(performance.now() - t);
       }
       const rows = take(block).map((e) => {

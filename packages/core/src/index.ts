@@ -12,6 +12,11 @@ export * from './adapters/heuristic/index.js';
 export { createInMemoryStore, IN_MEMORY_CAPABILITIES } from './adapters/in-memory/in-memory-store.js';
 export * from './adapters/llm/index.js';
 export { ScopeGate } from './adapters/shared/async-scope.js';
+export {
+  conversationRoles,
+  type GovernanceRoles,
+  governanceRoles,
+} from './adapters/shared/store-roles.js';
 export { systemClock } from './adapters/system/system-clock.js';
 export { createUlidIdGen } from './adapters/system/ulid-id-gen.js';
 export {

@@ -1,8 +1,10 @@
 import type {
   ActiveMode,
+  ActiveModeStore,
   ChannelStats,
   ConversationStore,
   MessageTextHit,
+  ReplyClaimStore,
   StoredMessage,
 } from '@permafrost/core';
 import type { Document } from 'mongodb';
@@ -24,7 +26,7 @@ import { deleteMessages, withQueueState } from './mongo-queue-state.js';
 type Row = Pick<MessageDoc, '_id' | 'guildId' | 'messageId' | 'channelId' | 'subjectKey' | 'createdAt'>;
 const ROW = { _id: 1, guildId: 1, messageId: 1, channelId: 1, subjectKey: 1, createdAt: 1 } as const;
 
-export class MongoConversationStore implements ConversationStore {
+export class MongoConversationStore implements ConversationStore, ReplyClaimStore, ActiveModeStore {
   readonly #ctx: MongoContext;
   readonly #presence: MongoPresence;
 

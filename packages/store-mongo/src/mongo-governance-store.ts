@@ -1,7 +1,7 @@
 import type {
   Digest,
   ErasureInput,
-  GovernanceStore,
+  GovernanceRoles,
   GuildSnapshot,
   GuildStats,
   ImportCounts,
@@ -15,7 +15,7 @@ import { purgeUser } from './mongo-purge.js';
 import { exportGuild, importGuild } from './mongo-snapshot.js';
 import { guildStats, listGuildIds } from './mongo-stats.js';
 
-export class MongoGovernanceStore implements GovernanceStore {
+export class MongoGovernanceStore implements GovernanceRoles {
   readonly #ctx: MongoContext;
   readonly #erasures: MongoErasureLog;
 

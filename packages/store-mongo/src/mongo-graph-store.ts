@@ -5,7 +5,6 @@ import type {
   Link,
   LinksForNodesOptions,
   NodeRef,
-  Polarity,
   Relation,
   RelationUpsert,
 } from '@permafrost/core';
@@ -130,14 +129,6 @@ export class MongoGraphStore implements GraphStore {
 
   relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
     return this.#relations.relationsOf(guildId, nodes, limitPerNode);
-  }
-
-  relationsTo(
-    guildId: string,
-    nodes: readonly NodeRef[],
-    options: { readonly polarity?: Polarity; readonly limit: number },
-  ): Promise<Relation[]> {
-    return this.#relations.relationsTo(guildId, nodes, options);
   }
 
   dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {

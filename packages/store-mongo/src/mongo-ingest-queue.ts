@@ -21,7 +21,6 @@ import { changeItems, completeItems, failItems, sweepItems } from './mongo-queue
 import {
   bucketKey,
   byAge,
-  deleteMessages,
   guildFilter,
   isEligible,
   storedWithItem,
@@ -276,19 +275,6 @@ export class MongoIngestQueue implements IngestQueue {
       .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(options.limit), ...this.#ctx.opts() })
       .toArray();
     return withQueueState(this.#ctx, docs.reverse() as MessageDoc[]);
-  }
-
-  async pruneProcessed(olderThan: Date, guildId?: string): Promise<number> {
-    await this.#ctx.enter();
-    const filter = { createdAt: { $lt: validDate(olderThan, 'olderThan') }, ...guildFilter(guildId) };
-    const done = await this.#ctx.c.outcomes
-      .find(filter, { projection: { _id: 1 }, ...this.#ctx.opts() })
-      .toArray();
-    const rows = await this.#ctx.readMany(
-      this.#ctx.c.messages,
-      done.map((d) => d._id),
-    );
-    return deleteMessages(this.#ctx, [...rows.values()]);
   }
 
   /** Groups message ids of a guild by bucket (known from our claims, else read from the rows). */

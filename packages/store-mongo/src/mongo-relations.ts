@@ -104,24 +104,6 @@ export class MongoRelations {
     return out;
   }
 
-  async relationsTo(
-    guildId: string,
-    nodes: readonly NodeRef[],
-    options: { readonly polarity?: Polarity; readonly limit: number },
-  ): Promise<Relation[]> {
-    await this.#ctx.enter();
-    const wanted = nodes.map(nodeOf);
-    if (wanted.length === 0 || options.limit <= 0) return [];
-    const extra: Document = {
-      $or: wanted.map((n) => ({ dstType: n.type, dstId: n.id })),
-      ...(options.polarity === undefined
-        ? {}
-        : { polarity: { $eq: requireString(options.polarity, 'polarity') } }),
-    };
-    const docs = await this.#active(requireString(guildId, 'guildId'), extra);
-    return docs.sort(byWeight).slice(0, options.limit).map(fromRelationDoc);
-  }
-
   async dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
     await this.#ctx.enter();
     const when = validDate(at, 'at');

@@ -1,4 +1,11 @@
-import { ErrorCode, MemoryError, type MemoryStore, type StoreCapabilities } from '@permafrost/core';
+import {
+  conversationRoles,
+  ErrorCode,
+  governanceRoles,
+  MemoryError,
+  type MemoryStore,
+  type StoreCapabilities,
+} from '@permafrost/core';
 import { MongoClient } from 'mongodb';
 import { insertTolerant } from './doc-guard.js';
 import { MongoAliasStore } from './mongo-alias-store.js';
@@ -87,10 +94,10 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
     facts: new MongoFactStore(ctx),
     aliases: new MongoAliasStore(ctx),
     graph: new MongoGraphStore(ctx),
-    governance: new MongoGovernanceStore(ctx),
+    ...governanceRoles(new MongoGovernanceStore(ctx)),
     queue: new MongoIngestQueue(ctx),
     vectors: new MongoVectorIndex(ctx, vectorMode),
-    conversation: new MongoConversationStore(ctx),
+    ...conversationRoles(new MongoConversationStore(ctx)),
     probe,
     async setup() {
       await createIndexes(ctx.c);

@@ -132,7 +132,7 @@ describe.runIf(mongoSelected)('mongo store specifics', () => {
     await s.queue.enqueue(m, 100);
     const [got] = await s.conversation.getMessages(guild, [m.messageId]);
     expect(Object.entries(got?.metadata ?? {}).sort()).toEqual(Object.entries(m.metadata ?? {}).sort());
-    expect(await s.governance.tokenUsage(guild, ['__proto__'])).toEqual(JSON.parse('{"__proto__":0}'));
+    expect(await s.budgets.tokenUsage(guild, ['__proto__'])).toEqual(JSON.parse('{"__proto__":0}'));
   });
 
   it('rejects non-string ids and non-finite numbers before they reach the server', async () => {
@@ -148,7 +148,7 @@ describe.runIf(mongoSelected)('mongo store specifics', () => {
     const stores = await Promise.all([open(db), open(db), open(db), open(db)]);
     await Promise.all(
       stores.flatMap((s) =>
-        Array.from({ length: 10 }, () => s.governance.chargeTokens(G1, ['d:2026-09-01'], 1)),
+        Array.from({ length: 10 }, () => s.budgets.chargeTokens(G1, ['d:2026-09-01'], 1)),
       ),
     );
     await Promise.all(
@@ -168,7 +168,7 @@ describe.runIf(mongoSelected)('mongo store specifics', () => {
       ),
     );
     const first = stores[0] as MongoMemoryStore;
-    expect(await first.governance.tokenUsage(G1, ['d:2026-09-01'])).toEqual({ 'd:2026-09-01': 40 });
+    expect(await first.budgets.tokenUsage(G1, ['d:2026-09-01'])).toEqual({ 'd:2026-09-01': 40 });
     const [edge] = await first.graph.relationsOf(G1, [{ type: 'user', id: 'u1' }], 5);
     expect(edge?.occurrences).toBe(20);
   });

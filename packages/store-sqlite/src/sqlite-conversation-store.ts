@@ -1,8 +1,10 @@
 import type {
   ActiveMode,
+  ActiveModeStore,
   ChannelStats,
   ConversationStore,
   MessageTextHit,
+  ReplyClaimStore,
   StoredMessage,
 } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
@@ -36,7 +38,7 @@ const modeFromRow = (r: ModeRow): ActiveMode => ({
 const REMOVABLE = "status NOT IN ('pending', 'claimed')";
 
 /** Conversation history over the queue's message rows, reply claims and active modes. */
-export class SqliteConversationStore implements ConversationStore {
+export class SqliteConversationStore implements ConversationStore, ReplyClaimStore, ActiveModeStore {
   readonly #c: SqliteConnection;
   readonly #m: MessageTable;
 

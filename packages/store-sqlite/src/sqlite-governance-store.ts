@@ -2,7 +2,7 @@ import type {
   Digest,
   ErasureInput,
   FactScope,
-  GovernanceStore,
+  GovernanceRoles,
   GuildSnapshot,
   GuildStats,
   ImportCounts,
@@ -17,7 +17,7 @@ import { type DigestRow, digestFromRow } from './rows/graph-rows.js';
 import { truncateWal } from './wal-truncate.js';
 
 /** Consent, digests, cursors, budgets, metadata and whole-guild operations. */
-export class SqliteGovernanceStore implements GovernanceStore {
+export class SqliteGovernanceStore implements GovernanceRoles {
   readonly #c: SqliteConnection;
   readonly #snapshots: GuildSnapshots;
   readonly #purge: UserPurge;

@@ -6,7 +6,6 @@ import {
   type LinksForNodesOptions,
   type NodeRef,
   newRelation,
-  type Polarity,
   type Relation,
   type RelationUpsert,
   reinforceRelation,
@@ -25,9 +24,6 @@ import {
 } from './rows/graph-rows.js';
 import { rawRows } from './rows/raw.js';
 import { validitySql } from './sql/fact-filter.js';
-
-const byWeight = (a: RelationRow, b: RelationRow) =>
-  b.weight - a.weight || b.updated_at - a.updated_at || a.row_id - b.row_id;
 
 /** Incidence links, typed relations and entities. */
 export class SqliteGraphStore implements GraphStore {
@@ -134,28 +130,6 @@ export class SqliteGraphStore implements GraphStore {
         }
       }
       return out;
-    });
-  }
-
-  relationsTo(
-    guildId: string,
-    nodes: readonly NodeRef[],
-    options: { readonly polarity?: Polarity; readonly limit: number },
-  ): Promise<Relation[]> {
-    return this.#c.run(() => {
-      const polarity = options.polarity === undefined ? '' : ' AND polarity = ?';
-      const stmt = this.#c.stmt(
-        `SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL AND dst_type = ? AND dst_id = ?${polarity}
-           ORDER BY weight DESC, updated_at DESC, row_id ASC LIMIT ?`,
-      );
-      const limit = Math.max(0, Math.floor(options.limit));
-      const rows = new Map<number, RelationRow>();
-      for (const n of nodes) {
-        const params: (string | number)[] = [guildId, n.type, n.id];
-        if (options.polarity !== undefined) params.push(options.polarity);
-        for (const r of stmt.all(...params, limit) as RelationRow[]) rows.set(r.row_id, r);
-      }
-      return [...rows.values()].sort(byWeight).slice(0, limit).map(relationFromRow);
     });
   }
 

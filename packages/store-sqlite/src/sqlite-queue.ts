@@ -249,21 +249,4 @@ export class SqliteIngestQueue implements IngestQueue {
         .reverse();
     });
   }
-
-  /** Walks `messages_recent` (guild, created_at) guild by guild: no status index to maintain. */
-  pruneProcessed(olderThan: Date, guildId?: string): Promise<number> {
-    return this.#c.write(() => {
-      const guilds =
-        guildId === undefined
-          ? (this.#c.stmt('SELECT DISTINCT guild_id FROM message_counts').pluck().all() as string[])
-          : [guildId];
-      let removed = 0;
-      for (const g of guilds)
-        removed += this.#m.deleteWhere("guild_id = ? AND created_at < ? AND status = 'processed'", [
-          g,
-          olderThan.getTime(),
-        ]);
-      return removed;
-    });
-  }
 }

@@ -1,4 +1,10 @@
-import type { Logger, MemoryStore, StoreCapabilities } from '@permafrost/core';
+import {
+  conversationRoles,
+  governanceRoles,
+  type Logger,
+  type MemoryStore,
+  type StoreCapabilities,
+} from '@permafrost/core';
 import { backupSqlite } from './backup.js';
 import { SqliteConnection } from './connection.js';
 import { EntityTable } from './entity-table.js';
@@ -60,15 +66,17 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     facts: new SqliteFactStore(connection, factTable),
     aliases: new SqliteAliasStore(connection),
     graph: new SqliteGraphStore(connection, entities, relations),
-    governance: new SqliteGovernanceStore(
-      connection,
-      new GuildSnapshots(connection, factTable, relations, entities),
-      new UserPurge(connection, messages, vec),
-      new ErasureTable(connection),
+    ...governanceRoles(
+      new SqliteGovernanceStore(
+        connection,
+        new GuildSnapshots(connection, factTable, relations, entities),
+        new UserPurge(connection, messages, vec),
+        new ErasureTable(connection),
+      ),
     ),
     queue: new SqliteIngestQueue(connection, messages),
     vectors: new SqliteVectorIndex(connection, vec),
-    conversation: new SqliteConversationStore(connection, messages),
+    ...conversationRoles(new SqliteConversationStore(connection, messages)),
     // Opens and migrates; moves vectors out of the pre-sharding table once (see VecLayout).
     setup: async () => {
       if (await connection.run(() => vec.needsUpgrade())) await connection.write(() => vec.upgrade());

@@ -170,8 +170,8 @@ describe('readOnly: true', () => {
     await writer.close();
     const store = createSqliteStore({ path, readOnly: true });
     await store.setup();
-    expect(await store.governance.listGuildIds()).toEqual([GUILD]);
-    expect((await failure(store.governance.setMeta('x', 'y'))).code).toBe('STORE_READ_ONLY');
+    expect(await store.admin.listGuildIds()).toEqual([GUILD]);
+    expect((await failure(store.meta.setMeta('x', 'y'))).code).toBe('STORE_READ_ONLY');
     await store.close();
     const reader = createMemory(
       { storage: `sqlite://${path}`, llm: null, workers: { enabled: false } },

@@ -133,7 +133,7 @@ describe('purgeUser leaves no byte of the user in the SQLite files', () => {
       vectorItem(aliceFact.id, unitVector(1, 8), { subjectId: 'alice' }),
       vectorItem(done.messageId, unitVector(2, 8), { kind: 'message', subjectId: 'alice' }),
     ]);
-    await s.governance.putDigest({
+    await s.digests.putDigest({
       guildId: G1,
       subjectId: 'alice',
       text: `profile ${MARKERS.digestText}`,
@@ -155,7 +155,7 @@ describe('purgeUser leaves no byte of the user in the SQLite files', () => {
     expect(indexedMarkers(path)).toEqual(INDEXED.flatMap((m) => indexTerms(m)).sort());
 
     const store = createSqliteStore({ path });
-    const report = await store.governance.purgeUser({ guildId: G1, userId: 'alice', dryRun: false });
+    const report = await store.admin.purgeUser({ guildId: G1, userId: 'alice', dryRun: false });
     expect(report).toMatchObject({ facts: 2, messages: 2, digests: 1, aliases: 1, sourcesStripped: 1 });
     // The WAL is already truncated while the store is still open.
     const wal = readFileSync(`${path}-wal`);

@@ -44,12 +44,12 @@ describe('sqlite transactions and connections', () => {
     await expect(
       store.transaction(async () => {
         await store.queue.enqueueMany([makeMessage(), makeMessage(), makeMessage()], 100);
-        await store.governance.chargeTokens(G1, ['d:1', 'm:1'], 10);
+        await store.budgets.chargeTokens(G1, ['d:1', 'm:1'], 10);
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
     expect(await store.queue.counts(G1)).toEqual({ pending: 0, claimed: 0, processed: 0, dead: 0 });
-    expect(await store.governance.tokenUsage(G1, ['d:1'])).toEqual({ 'd:1': 0 });
+    expect(await store.budgets.tokenUsage(G1, ['d:1'])).toEqual({ 'd:1': 0 });
     await store.close();
   });
 
@@ -72,7 +72,7 @@ describe('sqlite transactions and connections', () => {
     const store = createSqliteStore({ path });
     await store.facts.insert([makeFact({ subjectId: 'zed', text: 'zed likes kites' })]);
     await store.transaction(async () => {
-      await store.governance.purgeUser({ guildId: G1, userId: 'zed', dryRun: false });
+      await store.admin.purgeUser({ guildId: G1, userId: 'zed', dryRun: false });
       expect(readFileSync(`${path}-wal`).length).toBeGreaterThan(0);
     });
     expect(readFileSync(`${path}-wal`).length).toBe(0);

@@ -12,7 +12,7 @@ import {
 import { type Fact, isActive } from '../model/fact.js';
 import type { Alias, Digest, Relation } from '../model/graph.js';
 import type { StoredMessage } from '../model/message.js';
-import type { ImportCounts } from '../ports/governance-store.js';
+import type { ImportCounts } from '../ports/guild-admin-store.js';
 import { checkInput, idField as id, parseInput, schemaInvalid, userIdField } from '../validation/index.js';
 
 const EMBED_CHUNK = 64;
@@ -97,9 +97,9 @@ export function createAdminApi(deps: AdminApiDeps) {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     for (const subjectId of subjects) {
-      const current = await store.governance.getDigest(guildId, subjectId);
+      const current = await store.digests.getDigest(guildId, subjectId);
       if (current && current.text !== '')
-        await store.governance.putDigest({
+        await store.digests.putDigest({
           guildId,
           subjectId,
           text: '',
@@ -117,14 +117,14 @@ export function createAdminApi(deps: AdminApiDeps) {
     async setOptOut(input: { guildId: string; userId: string; optedOut: boolean }): Promise<void> {
       parseInput(optOutSchema, input, 'admin.setOptOut');
       await deps.ensureStarted();
-      await store.governance.setOptOut(input.guildId, input.userId, input.optedOut, clock.now());
+      await store.consent.setOptOut(input.guildId, input.userId, input.optedOut, clock.now());
       if (input.optedOut) await clearQuotingDigests(input.guildId, input.userId);
     },
 
     async getOptOut(input: { guildId: string; userId: string }): Promise<boolean> {
       parseInput(memberSchema, input, 'admin.getOptOut');
       await deps.ensureStarted();
-      return store.governance.isOptedOut(input.guildId, input.userId);
+      return store.consent.isOptedOut(input.guildId, input.userId);
     },
 
     /**
@@ -139,15 +139,15 @@ export function createAdminApi(deps: AdminApiDeps) {
       // The erasure is logged first, in the purge's transaction: a batch that read the member's
       // messages before it checks the log when it commits and drops their data (purge fencing).
       const report = request.dryRun
-        ? await store.governance.purgeUser(request)
+        ? await store.admin.purgeUser(request)
         : await store.transaction(async () => {
-            await store.governance.recordErasure({
+            await store.erasures.recordErasure({
               guildId: request.guildId,
               userId: request.userId,
               messageId: null,
               at: clock.now(),
             });
-            return store.governance.purgeUser(request);
+            return store.admin.purgeUser(request);
           });
       if (!report.dryRun) deps.forgetUserCaches(input.guildId, input.userId);
       return report;
@@ -173,7 +173,7 @@ export function createAdminApi(deps: AdminApiDeps) {
     async exportGuild(input: { guildId: string }): Promise<GuildExport> {
       parseInput(guildSchema, input, 'admin.exportGuild');
       await deps.ensureStarted();
-      const snapshot = await store.governance.exportGuild(input.guildId);
+      const snapshot = await store.admin.exportGuild(input.guildId);
       return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: clock.now(), ...snapshot };
     },
 
@@ -190,7 +190,7 @@ export function createAdminApi(deps: AdminApiDeps) {
       const { format: _f, version: _v, exportedAt: _e, ...snapshot } = parsed.data;
       const guildId = input.guildId ?? snapshot.guildId;
       const target = { ...snapshot, guildId };
-      const counts = await store.governance.importGuild(target);
+      const counts = await store.admin.importGuild(target);
       await reembed(
         guildId,
         target.facts.map((f) => ({ ...f, guildId })),
@@ -202,7 +202,7 @@ export function createAdminApi(deps: AdminApiDeps) {
     async exportUser(input: { guildId: string; userId: string }): Promise<UserExport> {
       parseInput(memberSchema, input, 'admin.exportUser');
       await deps.ensureStarted();
-      const snapshot = await store.governance.exportGuild(input.guildId);
+      const snapshot = await store.admin.exportGuild(input.guildId);
       const u = input.userId;
       const messages = await store.conversation.authorHistory(input.guildId, u, 100_000);
       return {

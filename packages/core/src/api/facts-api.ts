@@ -92,7 +92,7 @@ export function createFactsApi(deps: FactsApiDeps) {
 
   const assertSubjectAllowed = async (guildId: string, subjectId: string | null) => {
     if (subjectId === null) return;
-    if (deps.isBot(subjectId) || (await store.governance.isOptedOut(guildId, subjectId))) {
+    if (deps.isBot(subjectId) || (await store.consent.isOptedOut(guildId, subjectId))) {
       throw new MemoryError(ErrorCode.SUBJECT_NOT_ALLOWED, 'the subject is a bot or has opted out');
     }
   };

@@ -57,7 +57,7 @@ export function createForgetApi(deps: ForgetApiDeps) {
       return { outcome: { retired: [], sourcesRemoved: 0 }, deleted: 0, stored: null };
     const at = clock.now();
     const result = await store.transaction(async () => {
-      await store.governance.recordErasure({ guildId, userId: null, messageId, at });
+      await store.erasures.recordErasure({ guildId, userId: null, messageId, at });
       // Read again inside the transaction: a batch may have committed facts citing it since.
       const plan = planForget(await store.facts.citing(guildId, [messageId]), new Set([messageId]));
       const outcome = await applyForgetPlan(store, guildId, plan, at, detail);

@@ -35,7 +35,7 @@ export class IdempotentCommand {
   }
 
   async #record(): Promise<IdempotencyRecord | null> {
-    const raw = await this.#store.governance.getCursor(this.#guildId, CURSOR_PREFIX + this.#key);
+    const raw = await this.#store.cursors.getCursor(this.#guildId, CURSOR_PREFIX + this.#key);
     if (raw === null) return null;
     try {
       const parsed = JSON.parse(raw) as Partial<IdempotencyRecord>;
@@ -76,11 +76,7 @@ export class IdempotentCommand {
         if (await this.replay()) throw taken;
         const written = await write();
         const record: IdempotencyRecord = { hash: this.#hash, factId: written.id };
-        await this.#store.governance.setCursor(
-          this.#guildId,
-          CURSOR_PREFIX + this.#key,
-          JSON.stringify(record),
-        );
+        await this.#store.cursors.setCursor(this.#guildId, CURSOR_PREFIX + this.#key, JSON.stringify(record));
         return written;
       });
       return { fact, replayed: false };

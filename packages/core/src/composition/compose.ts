@@ -70,7 +70,7 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     ids: rt.ids,
     config,
     events: o.bus,
-    budgets: new BudgetService({ store: store.governance, clock, config: config.budgets, events: o.bus }),
+    budgets: new BudgetService({ store: store.budgets, clock, config: config.budgets, events: o.bus }),
     isBot: o.isBot,
     structuredMode: structuredModeOf(config),
     ...log,

@@ -2,7 +2,23 @@ import { ErrorCode, MemoryError } from '../errors/index.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 
-const ROLES = ['facts', 'aliases', 'graph', 'governance', 'queue', 'vectors', 'conversation'] as const;
+const ROLES = [
+  'facts',
+  'aliases',
+  'graph',
+  'consent',
+  'digests',
+  'cursors',
+  'meta',
+  'budgets',
+  'erasures',
+  'admin',
+  'queue',
+  'vectors',
+  'conversation',
+  'claims',
+  'modes',
+] as const;
 
 function methodNames(obj: object): string[] {
   const names = new Set<string>();

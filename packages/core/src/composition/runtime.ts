@@ -73,7 +73,7 @@ export async function checkEmbedder(store: MemoryStore, embedder: Embedder): Pro
       `stored vectors have ${stored} dimensions but the embedder produces ${dims}; run \`permafrost reindex\``,
     );
   }
-  const recorded = await store.governance.getMeta(META_EMBEDDER);
+  const recorded = await store.meta.getMeta(META_EMBEDDER);
   if (recorded !== null && recorded !== embedder.id && stored !== null) {
     throw new MemoryError(
       ErrorCode.DIMENSION_MISMATCH,
@@ -82,7 +82,7 @@ export async function checkEmbedder(store: MemoryStore, embedder: Embedder): Pro
   }
   if (recorded === embedder.id) return;
   try {
-    await store.governance.setMeta(META_EMBEDDER, embedder.id);
+    await store.meta.setMeta(META_EMBEDDER, embedder.id);
   } catch (error) {
     // A store opened read-only (inspection tools) records nothing; every other failure stands.
     if (!MemoryError.is(error, ErrorCode.STORE_READ_ONLY)) throw error;

@@ -160,7 +160,7 @@ async function build(
     return n;
   };
   const digest = async (subjectId: string | null) =>
-    (await deps.store.governance.getDigest(q.guildId, subjectId))?.text ?? null;
+    (await deps.store.digests.getDigest(q.guildId, subjectId))?.text ?? null;
   const sections: BlockSection[] = [];
   for (const person of who.people) {
     const facts = subjects.facts.filter((f) => f.fact.subjectId === person);

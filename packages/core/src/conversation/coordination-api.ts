@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { ActiveMode } from '../ports/active-mode-store.js';
 import type { Clock } from '../ports/clock.js';
-import type { ActiveMode } from '../ports/conversation-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { idField as id, parseInput } from '../validation/index.js';
 
@@ -34,7 +34,7 @@ export function createClaimsApi(deps: { store: MemoryStore; clock: Clock; instan
       ttlSeconds?: number;
     }): Promise<boolean> {
       parseInput(claimSchema, input, 'claims.tryClaim');
-      return deps.store.conversation.tryClaim({
+      return deps.store.claims.tryClaim({
         guildId: input.guildId,
         channelId: input.channelId,
         messageId: input.messageId,
@@ -45,7 +45,7 @@ export function createClaimsApi(deps: { store: MemoryStore; clock: Clock; instan
     },
     async release(input: { guildId: string; channelId: string; messageId: string }): Promise<boolean> {
       parseInput(releaseSchema, input, 'claims.release');
-      return deps.store.conversation.releaseClaim({
+      return deps.store.claims.releaseClaim({
         guildId: input.guildId,
         channelId: input.channelId,
         messageId: input.messageId,
@@ -70,16 +70,16 @@ export function createActiveModesApi(deps: { store: MemoryStore; clock: Clock; o
       parseInput(persistSchema, input, 'activeModes.persist');
       const now = deps.clock.now();
       const mode: ActiveMode = { ...key(input), mode: input.mode, startedAt: now, lastActiveAt: now };
-      await deps.store.conversation.upsertMode(mode);
+      await deps.store.modes.upsertMode(mode);
       return mode;
     },
     async touch(input: { guildId: string; channelId: string }): Promise<boolean> {
       parseInput(modeKeySchema, input, 'activeModes.touch');
-      return deps.store.conversation.touchMode(key(input), deps.clock.now());
+      return deps.store.modes.touchMode(key(input), deps.clock.now());
     },
     async remove(input: { guildId: string; channelId: string }): Promise<boolean> {
       parseInput(modeKeySchema, input, 'activeModes.remove');
-      return deps.store.conversation.removeMode(key(input));
+      return deps.store.modes.removeMode(key(input));
     },
     /**
      * Modes active in the last `activeWithinMinutes` (10), of one guild or all; this owner's only
@@ -90,7 +90,7 @@ export function createActiveModesApi(deps: { store: MemoryStore; clock: Clock; o
     ): Promise<ActiveMode[]> {
       parseInput(listSchema, input, 'activeModes.list');
       const since = new Date(deps.clock.now().getTime() - (input.activeWithinMinutes ?? 10) * 60_000);
-      const modes = await deps.store.conversation.listModes({
+      const modes = await deps.store.modes.listModes({
         activeSince: since,
         ...(input.allInstances ? {} : { instanceId: deps.owner }),
       });

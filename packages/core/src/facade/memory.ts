@@ -181,7 +181,7 @@ export class Memory {
 
   async #boot(): Promise<Started> {
     const rt = await buildRuntime(this.config, this.#overrides, this.#lifetime.signal);
-    for (const guildId of await rt.store.governance.listGuildIds()) this.#guilds.add(guildId);
+    for (const guildId of await rt.store.admin.listGuildIds()) this.#guilds.add(guildId);
     const started = composeServices(rt, {
       bus: this.#bus,
       metrics: this.#metrics,
@@ -332,7 +332,7 @@ export class Memory {
 
   async stats(input: { guildId: string }): Promise<GuildStats> {
     parseInput(statsSchema, input, 'stats');
-    return (await this.#start()).rt.store.governance.guildStats(input.guildId);
+    return (await this.#start()).rt.store.admin.guildStats(input.guildId);
   }
 
   /** Regenerates profile digests now (for the given members, or every member with facts, plus the server). */

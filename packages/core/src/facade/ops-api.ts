@@ -119,7 +119,7 @@ export function createOpsApi(deps: OpsDeps) {
       parseInput(backfillSchema, input, 'ops.backfillAliases');
       const rt = await deps.runtime();
       const at = rt.clock.now();
-      const optedOut = new Set(await rt.store.governance.optedOutUsers(input.guildId));
+      const optedOut = new Set(await rt.store.consent.optedOutUsers(input.guildId));
       let n = 0;
       for (const m of input.members) {
         if (optedOut.has(m.userId)) continue;
@@ -167,7 +167,7 @@ export function createOpsApi(deps: OpsDeps) {
       const rt = await deps.runtime();
       await rt.store.vectors.reset();
       let vectors = 0;
-      const guilds = await rt.store.governance.listGuildIds();
+      const guilds = await rt.store.admin.listGuildIds();
       for (const guildId of guilds) {
         let cursor: string | undefined;
         do {
@@ -192,7 +192,7 @@ export function createOpsApi(deps: OpsDeps) {
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
       }
-      await rt.store.governance.setMeta('embedder.id', rt.embedder.id);
+      await rt.store.meta.setMeta('embedder.id', rt.embedder.id);
       return { guilds: guilds.length, vectors };
     },
 

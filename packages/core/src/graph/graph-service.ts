@@ -70,7 +70,7 @@ export function createGraphService(deps: GraphDeps): GraphService {
   const graph = store.graph;
 
   const excludedFor = async (guildId: string) => {
-    const optedOut = new Set(await store.governance.optedOutUsers(guildId));
+    const optedOut = new Set(await store.consent.optedOutUsers(guildId));
     return (userId: string) => optedOut.has(userId) || deps.isBot?.(userId) === true;
   };
   const visible = (excluded: (u: string) => boolean) => (e: RelationEdge) =>

@@ -102,7 +102,7 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
     const alias = normalizeAlias(q.alias);
     if (!isValidAlias(alias) || looksLikeSnowflake(alias) || deps.isBot(q.userId)) return false;
     // Nothing new is stored about a member who opted out (renames included).
-    if (await store.governance.isOptedOut(q.guildId, q.userId)) return false;
+    if (await store.consent.isOptedOut(q.guildId, q.userId)) return false;
     await store.aliases.upsert({
       guildId: q.guildId,
       alias,

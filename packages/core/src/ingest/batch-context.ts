@@ -54,7 +54,7 @@ export async function buildBatchContext(
 ): Promise<BatchContext> {
   const roster = new Roster();
   const blocked = new Set<string>();
-  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
+  const optedOut = new Set(await deps.store.consent.optedOutUsers(guildId));
   const allowed = (userId: string) => !deps.isBot(userId) && !optedOut.has(userId);
   const authors = new Set(batchAuthors);
   for (const author of authors) {

@@ -88,7 +88,7 @@ export async function screenBatch(
   const skip = (reason: string) => ({ skip: report(guildId, [subjectKey], n, { skipped: reason }) });
   if (n === 0) return skip('empty');
   // Messages of members who opted out after writing them are never mined, nor sent to a model.
-  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
+  const optedOut = new Set(await deps.store.consent.optedOutUsers(guildId));
   const messages = claimed.filter((m) => !optedOut.has(m.authorId));
   if (messages.length === 0) return skip('opted_out');
   if (scope === 'member') await mineMessageAliases(deps, messages);

@@ -1,8 +1,8 @@
 import type { MemoryConfig } from '../config/schema.js';
 import { BudgetStep } from '../model/enums.js';
 import type { EventBus } from '../observability/events.js';
+import type { BudgetStore } from '../ports/budget-store.js';
 import type { Clock } from '../ports/clock.js';
-import type { GovernanceStore } from '../ports/governance-store.js';
 
 export interface BudgetCheck {
   readonly step: BudgetStep;
@@ -19,13 +19,13 @@ function periods(now: Date): { day: string; month: string } {
  * ≥ warnFraction of a ceiling → skip reconcile (and a BudgetWarning); ≥ 100 % → skip extraction.
  */
 export class BudgetService {
-  readonly #store: GovernanceStore;
+  readonly #store: BudgetStore;
   readonly #clock: Clock;
   readonly #config: MemoryConfig['budgets'];
   readonly #events: EventBus;
 
   constructor(deps: {
-    store: GovernanceStore;
+    store: BudgetStore;
     clock: Clock;
     config: MemoryConfig['budgets'];
     events: EventBus;

@@ -24,7 +24,7 @@ export async function refreshDigest(
   const every = deps.config.extraction.digestEveryFacts;
   const model = deps.smallLlm;
   if (!model || (every === 0 && !force)) return 'skipped';
-  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
+  const optedOut = new Set(await deps.store.consent.optedOutUsers(guildId));
   // Never summarise what a member who opted out (or a bot) said about the subject.
   const facts = (
     await deps.store.facts.topStrength(
@@ -36,7 +36,7 @@ export async function refreshDigest(
     return speaker === null || (!optedOut.has(speaker) && !deps.isBot(speaker));
   });
   if (facts.length < 2) return 'skipped';
-  const current = await deps.store.governance.getDigest(guildId, subjectId);
+  const current = await deps.store.digests.getDigest(guildId, subjectId);
   if (!force && facts.length - (current?.sourceFactCount ?? 0) < every) return 'skipped';
   const input: SummarizeInput = {
     subjectName,
@@ -65,7 +65,7 @@ export async function refreshDigest(
   const dims = summary?.length ?? 0;
   if (!summary || dot(summary, centroid(factVectors, dims)) < deps.config.extraction.digestSanityThreshold)
     return 'kept';
-  await deps.store.governance.putDigest({
+  await deps.store.digests.putDigest({
     guildId,
     subjectId,
     text,

@@ -368,7 +368,7 @@ export class IngestEngine {
     heartbeat.unref?.();
     try {
       const fence = await ErasureFence.open(store, guildId);
-      const cursor = await store.governance.getCursor(guildId, WINDOW_CURSOR);
+      const cursor = await store.cursors.getCursor(guildId, WINDOW_CURSOR);
       const after = parseCursor(cursor);
       const window = config.batching.serverWindowMessages;
       const messages = await store.queue.recent(guildId, { limit: window, ...(after ? { after } : {}) });
@@ -378,7 +378,7 @@ export class IngestEngine {
       let finalized = false;
       // The watermark moves in the commit transaction of the window's facts (see processKey).
       const finalize = async () => {
-        await store.governance.setCursor(
+        await store.cursors.setCursor(
           guildId,
           WINDOW_CURSOR,
           `${newest.createdAt.toISOString()}|${newest.messageId}`,

@@ -31,7 +31,7 @@ export class ErasureFence {
   }
 
   static async open(store: MemoryStore, guildId: string): Promise<ErasureFence> {
-    const { generation } = await store.governance.erasuresSince(guildId, Number.MAX_SAFE_INTEGER);
+    const { generation } = await store.erasures.erasuresSince(guildId, Number.MAX_SAFE_INTEGER);
     return new ErasureFence(store, guildId, generation);
   }
 
@@ -41,7 +41,7 @@ export class ErasureFence {
 
   /** Erasures recorded since the fence opened (read now: call it inside the commit transaction). */
   async check(): Promise<Erased> {
-    const { generation, erasures } = await this.#store.governance.erasuresSince(this.#guildId, this.#opened);
+    const { generation, erasures } = await this.#store.erasures.erasuresSince(this.#guildId, this.#opened);
     if (generation === this.#opened) return { ...NOTHING, generation };
     const users = new Set<string>();
     const messages = new Set<string>();

@@ -14,7 +14,7 @@ export async function reapplyErasures(deps: IngestDeps, fence: ErasureFence): Pr
   const erased = await fence.check();
   if (nothingErased(erased)) return;
   for (const userId of erased.users)
-    await store.governance.purgeUser({ guildId: fence.guildId, userId, dryRun: false });
+    await store.admin.purgeUser({ guildId: fence.guildId, userId, dryRun: false });
   if (erased.messages.size === 0) return;
   const plan = planForget(await store.facts.citing(fence.guildId, [...erased.messages]), erased.messages);
   if (plan.strip.length > 0)

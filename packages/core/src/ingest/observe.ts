@@ -149,7 +149,7 @@ export class Observer {
     if (event.authorIsBot || this.#deps.isBot(event.authorId))
       return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.BOT_AUTHOR);
     try {
-      if (await store.governance.isOptedOut(event.guildId, event.authorId))
+      if (await store.consent.isOptedOut(event.guildId, event.authorId))
         return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
     } catch (error) {
       return this.#rejected(event, error);

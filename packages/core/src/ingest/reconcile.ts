@@ -67,7 +67,7 @@ export async function reconcile(
   if (candidates.length === 0) return { actions: [], droppedParaphrases: 0, llmCalls: 0 };
   // Plan in message order so a later statement in the same batch wins over an earlier one.
   const ordered = [...candidates].sort((a, b) => firstSourceAt(a) - firstSourceAt(b));
-  const optedOut = new Set(await deps.store.governance.optedOutUsers(guildId));
+  const optedOut = new Set(await deps.store.consent.optedOutUsers(guildId));
   const vectors = await deps.embedder.embed(ordered.map((c) => c.text));
   const actions: Action[] = [];
   const kept: { candidate: Candidate; vector: Float32Array }[] = [];

@@ -82,11 +82,11 @@ export async function applyForgetPlan(
       subjects.add(done.subjectId);
     }
   }
-  if (plan.strip.length > 0) await store.governance.compactDeleted();
+  if (plan.strip.length > 0) await store.admin.compactDeleted();
   for (const subjectId of subjects) {
-    const digest = await store.governance.getDigest(guildId, subjectId);
+    const digest = await store.digests.getDigest(guildId, subjectId);
     if (digest && digest.text !== '')
-      await store.governance.putDigest({ guildId, subjectId, text: '', generatedAt: at, sourceFactCount: 0 });
+      await store.digests.putDigest({ guildId, subjectId, text: '', generatedAt: at, sourceFactCount: 0 });
   }
   return { retired, sourcesRemoved };
 }

@@ -66,15 +66,15 @@ export async function runMaintenance(
     pruned: 0,
     processedRowsDeleted: 0,
   };
-  const last = await store.governance.getCursor(guildId, CURSOR);
+  const last = await store.cursors.getCursor(guildId, CURSOR);
   if (
     !force &&
     last !== null &&
     now.getTime() - Date.parse(last) < config.lifecycle.maintenanceIntervalSeconds * 1000
   )
     return idle;
-  await store.governance.setCursor(guildId, CURSOR, now.toISOString());
-  await store.governance.pruneErasures(new Date(now.getTime() - ERASURE_LOG_MS));
+  await store.cursors.setCursor(guildId, CURSOR, now.toISOString());
+  await store.erasures.pruneErasures(new Date(now.getTime() - ERASURE_LOG_MS));
 
   const facts = await activeFacts(store, guildId);
   const expired = selectExpired(facts, now);

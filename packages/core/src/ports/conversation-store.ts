@@ -14,19 +14,7 @@ export interface MessageTextHit {
   readonly score: number;
 }
 
-export interface ActiveMode {
-  readonly instanceId: string;
-  readonly guildId: string;
-  readonly channelId: string;
-  readonly mode: string;
-  readonly startedAt: Date;
-  readonly lastActiveAt: Date;
-}
-
-/**
- * Conversation history over the same message rows the ingest queue uses, plus reply claims and
- * persistent "active conversation" state for multi-instance bots.
- */
+/** Conversation history over the same message rows the ingest queue uses. */
 export interface ConversationStore {
   /**
    * Messages of a channel, oldest first: the latest `limit` (optionally only those before
@@ -60,32 +48,4 @@ export interface ConversationStore {
   deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number>;
   /** Deletes every message of a channel except the newest `keepLatest` (0 clears it). */
   trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number>;
-
-  /** Claims a message for one bot instance; true if we hold it now (free, expired, or ours). Keyed by guild, channel and message. */
-  tryClaim(input: {
-    readonly guildId: string;
-    readonly channelId: string;
-    readonly messageId: string;
-    readonly owner: string;
-    readonly now: Date;
-    readonly ttlMs: number;
-  }): Promise<boolean>;
-  releaseClaim(input: {
-    readonly guildId: string;
-    readonly channelId: string;
-    readonly messageId: string;
-    readonly owner: string;
-  }): Promise<boolean>;
-
-  upsertMode(mode: ActiveMode): Promise<void>;
-  touchMode(
-    key: { readonly instanceId: string; readonly guildId: string; readonly channelId: string },
-    at: Date,
-  ): Promise<boolean>;
-  removeMode(key: {
-    readonly instanceId: string;
-    readonly guildId: string;
-    readonly channelId: string;
-  }): Promise<boolean>;
-  listModes(options: { readonly activeSince: Date; readonly instanceId?: string }): Promise<ActiveMode[]>;
 }

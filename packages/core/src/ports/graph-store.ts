@@ -1,4 +1,4 @@
-import type { EntityKind, Polarity } from '../model/enums.js';
+import type { EntityKind } from '../model/enums.js';
 import type { Entity, Link, NodeRef, Relation, RelationUpsert } from '../model/graph.js';
 import type { FactValidity } from './fact-store.js';
 
@@ -39,12 +39,6 @@ export interface GraphStore {
   upsertRelation(input: RelationUpsert): Promise<Relation>;
   /** Active relations touching any of the nodes (either direction), heaviest first, per node limit. */
   relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]>;
-  /** Active relations whose destination is one of the nodes, optionally of one polarity, heaviest first. */
-  relationsTo(
-    guildId: string,
-    nodes: readonly NodeRef[],
-    options: { readonly polarity?: Polarity; readonly limit: number },
-  ): Promise<Relation[]>;
   /**
    * Removes these fact ids from relation evidence. A relation left with evidence has its weight × 0.8;
    * one left with none ends (validUntil = at). Returns relations changed.

@@ -1,4 +1,6 @@
+export type { ActiveMode, ActiveModeStore } from './active-mode-store.js';
 export type { AliasStore } from './alias-store.js';
+export type { BudgetStore } from './budget-store.js';
 export type {
   ChatLLM,
   ChatMessage,
@@ -9,8 +11,12 @@ export type {
   ResponseFormat,
 } from './chat-llm.js';
 export type { Clock, IdGen } from './clock.js';
-export type { ActiveMode, ChannelStats, ConversationStore, MessageTextHit } from './conversation-store.js';
+export type { ConsentStore } from './consent-store.js';
+export type { ChannelStats, ConversationStore, MessageTextHit } from './conversation-store.js';
+export type { CursorStore } from './cursor-store.js';
+export type { DigestStore } from './digest-store.js';
 export type { Embedder } from './embedder.js';
+export type { Erasure, ErasureInput, ErasureLog } from './erasure-log.js';
 export type {
   FactFilter,
   FactOrder,
@@ -20,8 +26,8 @@ export type {
   TextHit,
   UpdateFactOptions,
 } from './fact-store.js';
-export type { Erasure, ErasureInput, GovernanceStore, ImportCounts } from './governance-store.js';
 export type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from './graph-store.js';
+export type { GuildAdminStore, ImportCounts } from './guild-admin-store.js';
 export type {
   ClaimRequest,
   ClaimResult,
@@ -40,6 +46,8 @@ export {
   type StoreFactory,
   type StoreFactoryOptions,
 } from './memory-store.js';
+export type { MetaStore } from './meta-store.js';
 export type { Meter, MeterRecord, MeterSnapshot, PurposeTotals } from './meter.js';
+export type { ReplyClaimStore } from './reply-claim-store.js';
 export type { Reranker } from './reranker.js';
 export type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from './vector-index.js';

@@ -92,6 +92,4 @@ export interface IngestQueue {
       readonly after?: { readonly createdAt: Date; readonly messageId: string };
     },
   ): Promise<StoredMessage[]>;
-  /** Deletes processed messages created before `olderThan`. */
-  pruneProcessed(olderThan: Date, guildId?: string): Promise<number>;
 }

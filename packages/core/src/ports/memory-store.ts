@@ -1,11 +1,19 @@
 import type { BackupManifest } from '../model/admin.js';
+import type { ActiveModeStore } from './active-mode-store.js';
 import type { AliasStore } from './alias-store.js';
+import type { BudgetStore } from './budget-store.js';
+import type { ConsentStore } from './consent-store.js';
 import type { ConversationStore } from './conversation-store.js';
+import type { CursorStore } from './cursor-store.js';
+import type { DigestStore } from './digest-store.js';
+import type { ErasureLog } from './erasure-log.js';
 import type { FactStore } from './fact-store.js';
-import type { GovernanceStore } from './governance-store.js';
 import type { GraphStore } from './graph-store.js';
+import type { GuildAdminStore } from './guild-admin-store.js';
 import type { IngestQueue } from './ingest-queue.js';
 import type { Logger } from './logger.js';
+import type { MetaStore } from './meta-store.js';
+import type { ReplyClaimStore } from './reply-claim-store.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** What a store can do; pipelines and the conformance suite branch on these, never on names. */
@@ -31,7 +39,8 @@ export const defaultCapabilities: StoreCapabilities = {
 };
 
 /**
- * A storage backend: one object per process exposing role ports that share a connection.
+ * A storage backend: one object per process exposing narrow role ports (one concern each) that
+ * share a connection; one implementation object may serve several roles.
  * `transaction(fn)` runs fn so that every port call made inside it (in its async context) commits
  * or rolls back together where `capabilities.transactions` is `atomic`; nested calls join the
  * outer scope.
@@ -42,10 +51,18 @@ export interface MemoryStore {
   readonly facts: FactStore;
   readonly aliases: AliasStore;
   readonly graph: GraphStore;
-  readonly governance: GovernanceStore;
+  readonly consent: ConsentStore;
+  readonly digests: DigestStore;
+  readonly cursors: CursorStore;
+  readonly meta: MetaStore;
+  readonly budgets: BudgetStore;
+  readonly erasures: ErasureLog;
+  readonly admin: GuildAdminStore;
   readonly queue: IngestQueue;
   readonly vectors: VectorIndex;
   readonly conversation: ConversationStore;
+  readonly claims: ReplyClaimStore;
+  readonly modes: ActiveModeStore;
   /** Creates schema and indexes; safe to call more than once. */
   setup(): Promise<void>;
   /** Cheap liveness check; throws when the backend is unreachable. */

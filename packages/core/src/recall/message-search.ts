@@ -125,7 +125,7 @@ async function runSearch(
   q: z.output<typeof messageSearchSchema>,
 ): Promise<MessageSearchResult> {
   const r = deps.retrieval;
-  const { conversation, vectors, governance } = deps.store;
+  const { conversation, vectors, consent } = deps.store;
   const text = q.text.slice(0, MAX_QUERY_CHARS);
   const terms = queryTerms(text);
   const [keyword, vector, optedOutList] = await Promise.allSettled([
@@ -134,7 +134,7 @@ async function runSearch(
       if (!vec) throw new Error('embedder returned no vector');
       return vectors.search({ kind: 'message', guildId: q.guildId, vector: vec, limit: r.poolSize });
     }),
-    governance.optedOutUsers(q.guildId),
+    consent.optedOutUsers(q.guildId),
   ]);
   if (optedOutList.status === 'rejected') throw optedOutList.reason;
   const optedOut = new Set(optedOutList.value);

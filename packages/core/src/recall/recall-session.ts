@@ -51,7 +51,7 @@ export class RecallSession {
   optedOut(guildId: string): Promise<ReadonlySet<string>> {
     let p = this.#optedOut.get(guildId);
     if (!p) {
-      p = quiet(this.#store.governance.optedOutUsers(guildId).then((ids) => new Set(ids)));
+      p = quiet(this.#store.consent.optedOutUsers(guildId).then((ids) => new Set(ids)));
       this.#optedOut.set(guildId, p);
     }
     return p;

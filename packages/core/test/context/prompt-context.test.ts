@@ -47,7 +47,7 @@ describe('promptContext', () => {
     const bob = makeFact({ text: 'Bob maintains a Rust crate', subjectId: 'u2', sources: [source('m2')] });
     const server = makeFact({ text: 'The server runs a Rust study group on Mondays', subjectId: null });
     await seed(w.store, w.embedder, [asker, bob, server]);
-    await w.store.governance.putDigest({
+    await w.store.digests.putDigest({
       guildId: G,
       subjectId: 'u2',
       text: 'Bob is a systems programmer.',
@@ -146,7 +146,7 @@ describe('promptContext', () => {
       makeFact({ text: 'Botty likes cheese', subjectId: 'bot' }),
       makeFact({ text: 'Alice likes cheese', subjectId: 'u1' }),
     ]);
-    await w.store.governance.setOptOut(G, 'u2', true, T0);
+    await w.store.consent.setOptOut(G, 'u2', true, T0);
     const ctx = await service.promptContext({
       guildId: G,
       askerId: 'u1',
@@ -227,7 +227,7 @@ describe('promptContext', () => {
     expect(bad).toMatchObject({ injectionBlock: '', warnings: [RecallWarning.QUERY_INVALID] });
     expect(bad.applyCitations('hi [mem:1]')).toBe('hi');
     const deps = w.deps();
-    const store = withPort(w.store, 'governance', failing(w.store.governance, 'optedOutUsers'));
+    const store = withPort(w.store, 'consent', failing(w.store.consent, 'optedOutUsers'));
     const broken = createPromptContextService({
       recall: createRecallService({ ...deps, store }),
       identity: createIdentityService({ store, clock: w.clock, isBot: () => false }),
@@ -254,7 +254,7 @@ describe('promptContext', () => {
       makeFact({ text: 'The other server loves opera', subjectId: null, guildId: G2 }),
       makeFact({ text: 'Bob likes opera', subjectId: 'u2', guildId: G2 }),
     ]);
-    await w.store.governance.putDigest({
+    await w.store.digests.putDigest({
       guildId: G2,
       subjectId: 'u1',
       text: 'Opera fan.',

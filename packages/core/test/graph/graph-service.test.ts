@@ -162,7 +162,7 @@ describe('graph queries', () => {
     await rel(user('u1'), user('u3'), 'friends_with', 'positive');
     await rel(user('u1'), user('bot'), 'likes', 'positive');
     w.bots.add('bot');
-    await w.store.governance.setOptOut(G, 'u3', true, new Date(T0.getTime() + DAY));
+    await w.store.consent.setOptOut(G, 'u3', true, new Date(T0.getTime() + DAY));
     expect(await graph.relationsOf({ guildId: G, userId: 'u1' })).toEqual([]);
     expect(await graph.neighbors({ guildId: G, userId: 'u1' })).toEqual([]);
     expect(await graph.between({ guildId: G, a: 'u1', b: 'u3' })).toEqual([]);

@@ -75,7 +75,7 @@ describe('conversation search', () => {
       makeMessage({ content: 'pizza again', authorId: 'u3', guildId: G2 }),
       makeMessage({ content: 'pizza secrets', authorId: 'u4' }),
     ]);
-    await w.store.governance.setOptOut(G, 'u4', true, T0);
+    await w.store.consent.setOptOut(G, 'u4', true, T0);
     const r = await search(w).search({ guildId: G, text: 'pizza', excludeAuthorIds: ['u2'] });
     expect(r.messages.map((m) => m.message.authorId)).toEqual(['u1']);
   });
@@ -101,7 +101,7 @@ describe('conversation search', () => {
     expect(r.warnings).toContain(RecallWarning.DEGRADED_CHANNEL);
     const bad = await search(w).search({ guildId: G, text: '' });
     expect(bad.warnings).toEqual([RecallWarning.QUERY_INVALID]);
-    const down = withPort(w.store, 'governance', failing(w.store.governance, 'optedOutUsers'));
+    const down = withPort(w.store, 'consent', failing(w.store.consent, 'optedOutUsers'));
     expect(
       (await createMessageSearch({ ...d, store: down }).search({ guildId: G, text: 'sushi' })).warnings,
     ).toEqual([RecallWarning.STORE_UNAVAILABLE]);

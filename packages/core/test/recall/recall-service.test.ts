@@ -157,8 +157,8 @@ describe('recall', () => {
       [human.id, hearsay.id].sort(),
     );
     // Another process opts Alice and Eve out: the next recall sees it.
-    await w.store.governance.setOptOut(G, 'u1', true, T0);
-    await w.store.governance.setOptOut(G, 'u5', true, T0);
+    await w.store.consent.setOptOut(G, 'u1', true, T0);
+    await w.store.consent.setOptOut(G, 'u5', true, T0);
     expect(ids(await recall.recall({ guildId: G, text: 'chess', scope: 'guild' }))).toEqual([]);
   });
 
@@ -188,7 +188,7 @@ describe('recall', () => {
     });
     expect(r.facts).toHaveLength(1);
     expect(r.degradedChannels).toEqual([ChannelName.VECTOR]);
-    const store = withPort(w.store, 'governance', failing(w.store.governance, 'optedOutUsers'));
+    const store = withPort(w.store, 'consent', failing(w.store.consent, 'optedOutUsers'));
     const down = await createRecallService({ ...w.deps(), store }).recall({ guildId: G, text: 'vinyl' });
     expect(down).toEqual({ facts: [], warnings: [RecallWarning.STORE_UNAVAILABLE], degradedChannels: [] });
   });

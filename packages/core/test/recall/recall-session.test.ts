@@ -41,7 +41,7 @@ describe('recall session', () => {
       makeFact({ text: 'likes chess', subjectId: 'u2' }),
     ];
     await seed(w.store, w.embedder, facts);
-    await w.store.governance.setOptOut(G, 'u9', true, new Date());
+    await w.store.consent.setOptOut(G, 'u9', true, new Date());
     const { store, calls } = counted(w.store);
     const session = new RecallSession(store, w.embedder);
     expect([...(await session.optedOut(G))]).toEqual(['u9']);
@@ -56,7 +56,7 @@ describe('recall session', () => {
     const [a, b] = await Promise.all([session.embed('tea'), session.embed('tea')]);
     expect(a).toBe(b);
     expect(Object.fromEntries(calls)).toEqual({
-      'governance.optedOutUsers': 1,
+      'consent.optedOutUsers': 1,
       'graph.entitiesLinkedTo': 1,
       'facts.get': 1,
     });
@@ -124,6 +124,6 @@ describe('recall session', () => {
     ]);
     expect(calls.get('aliases.findMany')).toBe(1);
     expect(calls.get('aliases.find')).toBeUndefined();
-    expect(calls.get('governance.optedOutUsers')).toBe(1);
+    expect(calls.get('consent.optedOutUsers')).toBe(1);
   });
 });

@@ -128,7 +128,7 @@ export function conversationSuite(o: ConformanceOptions): void {
     it('lets one instance claim a message; expired claims can be retaken', () =>
       withStore(o, async (s) => {
         const claim = (owner: string, sec: number, guildId = G1) =>
-          s.conversation.tryClaim({
+          s.claims.tryClaim({
             guildId,
             channelId: 'c1',
             messageId: 'm1',
@@ -144,10 +144,10 @@ export function conversationSuite(o: ConformanceOptions): void {
         expect(await claim('b', 31)).toBe(false);
         expect(await claim('b', 33)).toBe(true);
         expect(
-          await s.conversation.releaseClaim({ guildId: G1, channelId: 'c1', messageId: 'm1', owner: 'a' }),
+          await s.claims.releaseClaim({ guildId: G1, channelId: 'c1', messageId: 'm1', owner: 'a' }),
         ).toBe(false);
         expect(
-          await s.conversation.releaseClaim({ guildId: G1, channelId: 'c1', messageId: 'm1', owner: 'b' }),
+          await s.claims.releaseClaim({ guildId: G1, channelId: 'c1', messageId: 'm1', owner: 'b' }),
         ).toBe(true);
         expect(await claim('a', 34)).toBe(true);
       }));
@@ -155,8 +155,8 @@ export function conversationSuite(o: ConformanceOptions): void {
     it('persists, touches, lists and removes active modes', () =>
       withStore(o, async (s) => {
         const k = { instanceId: 'i1', guildId: G1, channelId: 'c1' };
-        await s.conversation.upsertMode({ ...k, mode: 'deep', startedAt: at(0), lastActiveAt: at(0) });
-        await s.conversation.upsertMode({
+        await s.modes.upsertMode({ ...k, mode: 'deep', startedAt: at(0), lastActiveAt: at(0) });
+        await s.modes.upsertMode({
           instanceId: 'i2',
           guildId: G1,
           channelId: 'c2',
@@ -164,13 +164,13 @@ export function conversationSuite(o: ConformanceOptions): void {
           startedAt: at(0),
           lastActiveAt: at(0),
         });
-        expect(await s.conversation.touchMode(k, at(600))).toBe(true);
-        const active = await s.conversation.listModes({ activeSince: at(300) });
+        expect(await s.modes.touchMode(k, at(600))).toBe(true);
+        const active = await s.modes.listModes({ activeSince: at(300) });
         expect(active.map((m) => [m.instanceId, m.mode])).toEqual([['i1', 'deep']]);
-        expect((await s.conversation.listModes({ activeSince: at(0), instanceId: 'i2' })).length).toBe(1);
-        expect(await s.conversation.removeMode(k)).toBe(true);
-        expect(await s.conversation.removeMode(k)).toBe(false);
-        expect(await s.conversation.touchMode(k, at(700))).toBe(false);
+        expect((await s.modes.listModes({ activeSince: at(0), instanceId: 'i2' })).length).toBe(1);
+        expect(await s.modes.removeMode(k)).toBe(true);
+        expect(await s.modes.removeMode(k)).toBe(false);
+        expect(await s.modes.touchMode(k, at(700))).toBe(false);
       }));
   });
 }

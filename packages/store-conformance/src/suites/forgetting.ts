@@ -69,30 +69,30 @@ export function forgettingSuite(o: ConformanceOptions): void {
 
     it('numbers erasures per guild and lists those after a generation', () =>
       withStore(o, async (s) => {
-        expect(await s.governance.erasuresSince(G1, 0)).toEqual({ generation: 0, erasures: [] });
+        expect(await s.erasures.erasuresSince(G1, 0)).toEqual({ generation: 0, erasures: [] });
         expect(
-          await s.governance.recordErasure({ guildId: G1, userId: 'u1', messageId: null, at: at(1) }),
+          await s.erasures.recordErasure({ guildId: G1, userId: 'u1', messageId: null, at: at(1) }),
         ).toBe(1);
         expect(
-          await s.governance.recordErasure({ guildId: G2, userId: null, messageId: 'm9', at: at(2) }),
+          await s.erasures.recordErasure({ guildId: G2, userId: null, messageId: 'm9', at: at(2) }),
         ).toBe(1);
         expect(
-          await s.governance.recordErasure({ guildId: G1, userId: null, messageId: 'm1', at: at(3) }),
+          await s.erasures.recordErasure({ guildId: G1, userId: null, messageId: 'm1', at: at(3) }),
         ).toBe(2);
-        const since = await s.governance.erasuresSince(G1, 1);
+        const since = await s.erasures.erasuresSince(G1, 1);
         expect(since).toEqual({
           generation: 2,
           erasures: [{ generation: 2, userId: null, messageId: 'm1', at: at(3) }],
         });
-        expect((await s.governance.erasuresSince(G1, 0)).erasures.map((e) => e.userId)).toEqual(['u1', null]);
-        expect(await s.governance.pruneErasures(at(2.5))).toBe(2);
-        expect(await s.governance.erasuresSince(G1, 0)).toEqual({
+        expect((await s.erasures.erasuresSince(G1, 0)).erasures.map((e) => e.userId)).toEqual(['u1', null]);
+        expect(await s.erasures.pruneErasures(at(2.5))).toBe(2);
+        expect(await s.erasures.erasuresSince(G1, 0)).toEqual({
           generation: 2,
           erasures: [{ generation: 2, userId: null, messageId: 'm1', at: at(3) }],
         });
         // The counter survives pruning: generations never repeat.
         expect(
-          await s.governance.recordErasure({ guildId: G2, userId: 'u2', messageId: null, at: at(4) }),
+          await s.erasures.recordErasure({ guildId: G2, userId: 'u2', messageId: null, at: at(4) }),
         ).toBe(2);
       }));
 
@@ -100,11 +100,11 @@ export function forgettingSuite(o: ConformanceOptions): void {
       withStore(o, async (s) => {
         const gens = await Promise.all(
           Array.from({ length: 8 }, (_, i) =>
-            s.governance.recordErasure({ guildId: G1, userId: `u${i}`, messageId: null, at: at(i) }),
+            s.erasures.recordErasure({ guildId: G1, userId: `u${i}`, messageId: null, at: at(i) }),
           ),
         );
         expect([...gens].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-        expect((await s.governance.erasuresSince(G1, 0)).erasures).toHaveLength(8);
+        expect((await s.erasures.erasuresSince(G1, 0)).erasures).toHaveLength(8);
       }));
   });
 }

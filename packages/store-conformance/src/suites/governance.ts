@@ -132,7 +132,7 @@ async function seedPurgeScene(s: MemoryStore) {
     weight: 0.7,
     updatedAt: at(0),
   });
-  await s.governance.putDigest({
+  await s.digests.putDigest({
     guildId: G1,
     subjectId: 'alice',
     text: 'alice digest words',
@@ -161,69 +161,69 @@ export function governanceSuite(o: ConformanceOptions): void {
   describe('governance', () => {
     it('sets, reads, lists and clears opt-outs per guild', () =>
       withStore(o, async (s) => {
-        expect(await s.governance.isOptedOut(G1, 'u1')).toBe(false);
-        await s.governance.setOptOut(G1, 'u1', true, at(0));
-        await s.governance.setOptOut(G1, 'u2', true, at(0));
-        expect(await s.governance.isOptedOut(G1, 'u1')).toBe(true);
-        expect(await s.governance.isOptedOut(G2, 'u1')).toBe(false);
-        expect(await s.governance.optedOutUsers(G1)).toEqual(['u1', 'u2']);
-        await s.governance.setOptOut(G1, 'u1', false, at(1));
-        expect(await s.governance.isOptedOut(G1, 'u1')).toBe(false);
+        expect(await s.consent.isOptedOut(G1, 'u1')).toBe(false);
+        await s.consent.setOptOut(G1, 'u1', true, at(0));
+        await s.consent.setOptOut(G1, 'u2', true, at(0));
+        expect(await s.consent.isOptedOut(G1, 'u1')).toBe(true);
+        expect(await s.consent.isOptedOut(G2, 'u1')).toBe(false);
+        expect(await s.consent.optedOutUsers(G1)).toEqual(['u1', 'u2']);
+        await s.consent.setOptOut(G1, 'u1', false, at(1));
+        expect(await s.consent.isOptedOut(G1, 'u1')).toBe(false);
       }));
 
     it('stores digests per subject and one for the server', () =>
       withStore(o, async (s) => {
-        await s.governance.putDigest({
+        await s.digests.putDigest({
           guildId: G1,
           subjectId: 'u1',
           text: 'first',
           generatedAt: at(0),
           sourceFactCount: 5,
         });
-        await s.governance.putDigest({
+        await s.digests.putDigest({
           guildId: G1,
           subjectId: 'u1',
           text: 'second',
           generatedAt: at(9),
           sourceFactCount: 10,
         });
-        await s.governance.putDigest({
+        await s.digests.putDigest({
           guildId: G1,
           subjectId: null,
           text: 'server',
           generatedAt: at(9),
           sourceFactCount: 7,
         });
-        expect(await s.governance.getDigest(G1, 'u1')).toMatchObject({ text: 'second', sourceFactCount: 10 });
-        expect((await s.governance.getDigest(G1, null))?.text).toBe('server');
-        expect(await s.governance.getDigest(G2, 'u1')).toBeNull();
+        expect(await s.digests.getDigest(G1, 'u1')).toMatchObject({ text: 'second', sourceFactCount: 10 });
+        expect((await s.digests.getDigest(G1, null))?.text).toBe('server');
+        expect(await s.digests.getDigest(G2, 'u1')).toBeNull();
       }));
 
     it('keeps cursors, meta and token counters per guild and period', () =>
       withStore(o, async (s) => {
-        await s.governance.setCursor(G1, 'server_window', 'a|1');
-        await s.governance.setCursor(G1, 'server_window', 'b|2');
-        expect(await s.governance.getCursor(G1, 'server_window')).toBe('b|2');
-        expect(await s.governance.getCursor(G2, 'server_window')).toBeNull();
-        await s.governance.setMeta('embedder', 'hashing-v1-256');
-        expect(await s.governance.getMeta('embedder')).toBe('hashing-v1-256');
-        expect(await s.governance.getMeta('missing')).toBeNull();
-        await s.governance.chargeTokens(G1, ['d:2026-08-24', 'm:2026-08'], 40);
-        await s.governance.chargeTokens(G1, ['d:2026-08-24', 'm:2026-08'], 15);
-        await s.governance.chargeTokens(G1, ['d:2026-08-25', 'm:2026-08'], 5);
-        expect(await s.governance.tokenUsage(G1, ['d:2026-08-24', 'm:2026-08', 'd:2026-08-26'])).toEqual({
+        await s.cursors.setCursor(G1, 'server_window', 'a|1');
+        await s.cursors.setCursor(G1, 'server_window', 'b|2');
+        expect(await s.cursors.getCursor(G1, 'server_window')).toBe('b|2');
+        expect(await s.cursors.getCursor(G2, 'server_window')).toBeNull();
+        await s.meta.setMeta('embedder', 'hashing-v1-256');
+        expect(await s.meta.getMeta('embedder')).toBe('hashing-v1-256');
+        expect(await s.meta.getMeta('missing')).toBeNull();
+        await s.budgets.chargeTokens(G1, ['d:2026-08-24', 'm:2026-08'], 40);
+        await s.budgets.chargeTokens(G1, ['d:2026-08-24', 'm:2026-08'], 15);
+        await s.budgets.chargeTokens(G1, ['d:2026-08-25', 'm:2026-08'], 5);
+        expect(await s.budgets.tokenUsage(G1, ['d:2026-08-24', 'm:2026-08', 'd:2026-08-26'])).toEqual({
           'd:2026-08-24': 55,
           'm:2026-08': 60,
           'd:2026-08-26': 0,
         });
-        expect(await s.governance.tokenUsage(G2, ['m:2026-08'])).toEqual({ 'm:2026-08': 0 });
+        expect(await s.budgets.tokenUsage(G2, ['m:2026-08'])).toEqual({ 'm:2026-08': 0 });
       }));
 
     it('purge dry run reports counts and changes nothing', () =>
       withStore(o, async (s) => {
         const scene = await seedPurgeScene(s);
-        const before = await s.governance.exportGuild(G1);
-        const report = await s.governance.purgeUser({ guildId: G1, userId: 'alice', dryRun: true });
+        const before = await s.admin.exportGuild(G1);
+        const report = await s.admin.purgeUser({ guildId: G1, userId: 'alice', dryRun: true });
         expect(report).toMatchObject({
           dryRun: true,
           facts: 2,
@@ -237,14 +237,14 @@ export function governanceSuite(o: ConformanceOptions): void {
         expect(report.relations).toBeGreaterThanOrEqual(2);
         expect(report.vectors).toBe(3);
         expect(report.history).toBe(1);
-        expect(await s.governance.exportGuild(G1)).toEqual(before);
+        expect(await s.admin.exportGuild(G1)).toEqual(before);
         expect((await s.facts.get(G1, [scene.aboutBobByAlice.id])).length).toBe(1);
       }));
 
     it('purge removes every trace of the user and keeps everyone else', () =>
       withStore(o, async (s) => {
         const scene = await seedPurgeScene(s);
-        const report = await s.governance.purgeUser({ guildId: G1, userId: 'alice', dryRun: false });
+        const report = await s.admin.purgeUser({ guildId: G1, userId: 'alice', dryRun: false });
         expect(report).toMatchObject({ dryRun: false, facts: 2, messages: 2, aliases: 1, digests: 1 });
         expect(await s.facts.get(G1, [scene.aboutBobByAlice.id, scene.aliceSaysCarol.id])).toEqual([]);
         expect(await s.facts.history(G1, scene.aboutBobByAlice.id)).toEqual([]);
@@ -256,7 +256,7 @@ export function governanceSuite(o: ConformanceOptions): void {
         expect(hits.map((h) => h.id)).toEqual([scene.carolFact.id]);
         expect(await s.vectors.count(G1, 'message')).toBe(0);
         expect(await s.aliases.find(G1, 'alice', 8)).toEqual([]);
-        expect(await s.governance.getDigest(G1, 'alice')).toBeNull();
+        expect(await s.digests.getDigest(G1, 'alice')).toBeNull();
         expect(
           await s.graph.linksForNodes(G1, [{ type: 'user', id: 'alice' }], {
             limitPerNode: 50,
@@ -284,7 +284,7 @@ export function governanceSuite(o: ConformanceOptions): void {
             (m) => m.authorId,
           ),
         ).toEqual(['carol']);
-        const snapshot = JSON.stringify(await s.governance.exportGuild(G1));
+        const snapshot = JSON.stringify(await s.admin.exportGuild(G1));
         for (const secret of [
           'hacker',
           'xylotrumpet',
@@ -300,19 +300,19 @@ export function governanceSuite(o: ConformanceOptions): void {
       }));
 
     it('exports a guild and imports it into an empty store losslessly', async () => {
-      let exported: Awaited<ReturnType<MemoryStore['governance']['exportGuild']>> | undefined;
+      let exported: Awaited<ReturnType<MemoryStore['admin']['exportGuild']>> | undefined;
       await withStore(o, async (s) => {
         await seedPurgeScene(s);
         await s.facts.insert([makeFact({ text: 'ended fact', validUntil: at(3), supersededById: 'fct_z' })]);
-        await s.governance.setOptOut(G1, 'dave', true, at(0));
-        exported = await s.governance.exportGuild(G1);
+        await s.consent.setOptOut(G1, 'dave', true, at(0));
+        exported = await s.admin.exportGuild(G1);
         expect(exported.facts.length).toBe(5);
         expect(exported.facts.some((f) => f.guildId === G2)).toBe(false);
       });
       await withStore(o, async (s) => {
-        const counts = await s.governance.importGuild(exported as NonNullable<typeof exported>);
+        const counts = await s.admin.importGuild(exported as NonNullable<typeof exported>);
         expect(counts.facts).toBe(5);
-        const again = await s.governance.exportGuild(G1);
+        const again = await s.admin.exportGuild(G1);
         const sortRel = (x: typeof again) => ({
           ...x,
           relations: [...x.relations].sort((a, b) => (a.verb < b.verb ? -1 : 1)),
@@ -323,7 +323,7 @@ export function governanceSuite(o: ConformanceOptions): void {
           history: [...x.history].sort((a, b) => (a.factId < b.factId ? -1 : 1)),
         });
         expect(sortRel(again)).toEqual(sortRel(exported as NonNullable<typeof exported>));
-        expect(await s.governance.isOptedOut(G1, 'dave')).toBe(true);
+        expect(await s.consent.isOptedOut(G1, 'dave')).toBe(true);
         expect((await s.facts.searchText({ guildId: G1 }, indexTerms('sourdough'), 5)).length).toBe(1);
       });
     });
@@ -335,7 +335,7 @@ export function governanceSuite(o: ConformanceOptions): void {
           makeFact({ subjectId: null, text: 'server rule', tier: 'core' }),
           makeFact({ text: 'ended', validUntil: at(1) }),
         ]);
-        const stats = await s.governance.guildStats(G1);
+        const stats = await s.admin.guildStats(G1);
         expect(stats).toMatchObject({
           guildId: G1,
           totalFacts: 6,
@@ -349,7 +349,7 @@ export function governanceSuite(o: ConformanceOptions): void {
         });
         expect(stats.byScope).toEqual({ user: 4, server: 1 });
         expect(stats.byTier.core).toBe(1);
-        expect(await s.governance.listGuildIds()).toEqual([G1, G2]);
+        expect(await s.admin.listGuildIds()).toEqual([G1, G2]);
       }));
   });
 }

@@ -69,7 +69,7 @@ export function transactionSuite(o: ConformanceOptions): void {
               weight: 0.8,
               updatedAt: at(0),
             });
-            await s.governance.setCursor(G1, 'k', 'v');
+            await s.cursors.setCursor(G1, 'k', 'v');
             throw new Boom('fail at the end');
           }),
         ).rejects.toBeInstanceOf(Boom);
@@ -79,7 +79,7 @@ export function transactionSuite(o: ConformanceOptions): void {
         expect(await s.graph.linksForFacts(G1, [f.id])).toEqual([]);
         expect(await s.graph.relationsOf(G1, [{ type: 'user', id: 'u1' }], 10)).toEqual([]);
         expect(await s.aliases.find(G1, 'ghost', 8)).toEqual([]);
-        expect(await s.governance.getCursor(G1, 'k')).toBeNull();
+        expect(await s.cursors.getCursor(G1, 'k')).toBeNull();
         expect(await s.facts.searchText({ guildId: G1, validity: 'any' }, ['roll'], 5)).toEqual([]);
       });
     });

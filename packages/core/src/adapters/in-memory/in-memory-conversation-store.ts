@@ -1,10 +1,7 @@
 import type { StoredMessage } from '../../model/message.js';
-import type {
-  ActiveMode,
-  ChannelStats,
-  ConversationStore,
-  MessageTextHit,
-} from '../../ports/conversation-store.js';
+import type { ActiveMode, ActiveModeStore } from '../../ports/active-mode-store.js';
+import type { ChannelStats, ConversationStore, MessageTextHit } from '../../ports/conversation-store.js';
+import type { ReplyClaimStore } from '../../ports/reply-claim-store.js';
 import { indexTerms } from '../../text/analyze.js';
 import { rankBm25 } from '../../text/bm25.js';
 import { chronological } from './in-memory-queue.js';
@@ -23,7 +20,7 @@ function termsOf(m: StoredMessage): readonly string[] {
   return t;
 }
 
-export class InMemoryConversationStore implements ConversationStore {
+export class InMemoryConversationStore implements ConversationStore, ReplyClaimStore, ActiveModeStore {
   readonly #state: MemoryState;
 
   constructor(state: MemoryState) {

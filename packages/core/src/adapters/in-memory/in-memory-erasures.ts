@@ -1,4 +1,4 @@
-import type { Erasure, ErasureInput } from '../../ports/governance-store.js';
+import type { Erasure, ErasureInput } from '../../ports/erasure-log.js';
 import { enter, key, type MemoryState } from './state.js';
 
 /** The erasure log of the in-memory backend (see GovernanceStore.recordErasure). */

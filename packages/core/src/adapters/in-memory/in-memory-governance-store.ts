@@ -2,13 +2,21 @@ import type { GuildSnapshot, GuildStats, PurgeReport } from '../../model/admin.j
 import type { FactScope, MemoryTier } from '../../model/enums.js';
 import { type Fact, isActive } from '../../model/fact.js';
 import type { Digest, Relation } from '../../model/graph.js';
-import type { ErasureInput, GovernanceStore, ImportCounts } from '../../ports/governance-store.js';
+import type { BudgetStore } from '../../ports/budget-store.js';
+import type { ConsentStore } from '../../ports/consent-store.js';
+import type { CursorStore } from '../../ports/cursor-store.js';
+import type { DigestStore } from '../../ports/digest-store.js';
+import type { ErasureInput, ErasureLog } from '../../ports/erasure-log.js';
+import type { GuildAdminStore, ImportCounts } from '../../ports/guild-admin-store.js';
+import type { MetaStore } from '../../ports/meta-store.js';
 import { InMemoryErasureLog } from './in-memory-erasures.js';
 import { enter, key, type MemoryState } from './state.js';
 
 const digestKey = (guildId: string, subjectId: string | null) => key(guildId, subjectId);
 
-export class InMemoryGovernanceStore implements GovernanceStore {
+export class InMemoryGovernanceStore
+  implements ConsentStore, DigestStore, CursorStore, MetaStore, BudgetStore, ErasureLog, GuildAdminStore
+{
   readonly #state: MemoryState;
   readonly #erasures: InMemoryErasureLog;
 

@@ -1,4 +1,3 @@
-import type { Polarity } from '../../model/enums.js';
 import type { Entity, Link, NodeRef, Relation } from '../../model/graph.js';
 import { newRelation, reinforceRelation } from '../../model/relation-rules.js';
 import type {
@@ -87,20 +86,6 @@ export class InMemoryGraphStore implements GraphStore {
       }
     }
     return out;
-  }
-
-  async relationsTo(
-    guildId: string,
-    nodes: readonly NodeRef[],
-    options: { readonly polarity?: Polarity; readonly limit: number },
-  ): Promise<Relation[]> {
-    await enter(this.#state);
-    return this.#active(guildId)
-      .filter((r) => nodes.some((n) => sameNode(r.dstType, r.dstId, n)))
-      .filter((r) => options.polarity === undefined || r.polarity === options.polarity)
-      .sort(byWeight)
-      .slice(0, options.limit)
-      .map(strip);
   }
 
   async dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {

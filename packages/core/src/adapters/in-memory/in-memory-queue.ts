@@ -280,20 +280,6 @@ export class InMemoryIngestQueue implements IngestQueue {
       .sort(chronological);
     return rows.slice(Math.max(0, rows.length - options.limit));
   }
-
-  async pruneProcessed(olderThan: Date, guildId?: string): Promise<number> {
-    await enter(this.#state);
-    let n = 0;
-    for (const [k, m] of [...this.#state.messages.entries()]) {
-      if (m.status !== 'processed' || (guildId !== undefined && m.guildId !== guildId)) continue;
-      if (m.createdAt.getTime() < olderThan.getTime()) {
-        this.#state.messages.delete(k);
-        this.#state.vectors.delete(key(m.guildId, 'message', m.messageId));
-        n++;
-      }
-    }
-    return n;
-  }
 }
 
 export { chronological };

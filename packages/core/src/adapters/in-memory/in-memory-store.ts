@@ -1,4 +1,5 @@
 import type { MemoryStore, StoreCapabilities } from '../../ports/memory-store.js';
+import { conversationRoles, governanceRoles } from '../shared/store-roles.js';
 import { InMemoryAliasStore } from './in-memory-alias-store.js';
 import { InMemoryConversationStore } from './in-memory-conversation-store.js';
 import { InMemoryFactStore } from './in-memory-fact-store.js';
@@ -28,10 +29,10 @@ export function createInMemoryStore(): MemoryStore {
     facts: new InMemoryFactStore(state),
     aliases: new InMemoryAliasStore(state),
     graph: new InMemoryGraphStore(state),
-    governance: new InMemoryGovernanceStore(state),
+    ...governanceRoles(new InMemoryGovernanceStore(state)),
     queue: new InMemoryIngestQueue(state),
     vectors: new InMemoryVectorIndex(state),
-    conversation: new InMemoryConversationStore(state),
+    ...conversationRoles(new InMemoryConversationStore(state)),
     setup: async () => {
       state.closed = false;
     },

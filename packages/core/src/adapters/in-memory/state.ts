@@ -2,8 +2,8 @@ import { ErrorCode, MemoryError } from '../../errors/index.js';
 import type { Fact, FactHistoryEntry } from '../../model/fact.js';
 import type { Alias, Digest, Entity, Link, Relation } from '../../model/graph.js';
 import type { StoredMessage } from '../../model/message.js';
-import type { ActiveMode } from '../../ports/conversation-store.js';
-import type { Erasure } from '../../ports/governance-store.js';
+import type { ActiveMode } from '../../ports/active-mode-store.js';
+import type { Erasure } from '../../ports/erasure-log.js';
 import type { VectorItem } from '../../ports/vector-index.js';
 import { ScopeGate } from '../shared/async-scope.js';
 
