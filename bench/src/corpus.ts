@@ -1,5 +1,5 @@
 import type { Fact } from '@permafrost/core';
-import { normalizeText } from '@permafrost/core';
+import { makeFact } from '@permafrost/core/testing';
 import { TOPICS as ALL_TOPICS } from './community.js';
 import { prng } from './stats.js';
 
@@ -60,33 +60,20 @@ export function makeFacts(n: number, seed = 1): Fact[] {
       ? `the server ${pick(SUBJECTS)} ${pick(TOPICS)} ${pick(TAILS)} in ${pick(PLACES)} (${i})`
       : `member ${pick(SUBJECTS)} ${pick(TOPICS)} and ${pick(TOPICS)} ${pick(TAILS)} in ${pick(PLACES)}`;
     const at = new Date(base + i * 60_000);
-    facts.push({
-      id: `fct_${String(i).padStart(10, '0')}`,
-      guildId: GUILD,
-      subjectId,
-      text,
-      normalizedText: normalizeText(text),
-      category: 'interests',
-      confidence: 0.8 + rand() * 0.2,
-      tier: 'mid',
-      scope: server ? 'server' : 'user',
-      attribution: { type: 'self', speakerId: subjectId, speakerName: subjectId, actorId: null },
-      occurrences: 1 + Math.floor(rand() * 3),
-      strength: 1 + rand() * 4,
-      lastReinforcedAt: at,
-      createdAt: at,
-      updatedAt: at,
-      observedAt: at,
-      validFrom: at,
-      validUntil: null,
-      supersedesId: null,
-      supersededById: null,
-      sources: [],
-      relatedUserIds: [],
-      entitySlugs: [],
-      expiresAt: null,
-      version: 1,
-    });
+    facts.push(
+      makeFact({
+        id: `fct_${String(i).padStart(10, '0')}`,
+        guildId: GUILD,
+        subjectId,
+        text,
+        category: 'interests',
+        confidence: 0.8 + rand() * 0.2,
+        attribution: { type: 'self', speakerId: subjectId, speakerName: subjectId, actorId: null },
+        occurrences: 1 + Math.floor(rand() * 3),
+        strength: 1 + rand() * 4,
+        createdAt: at,
+      }),
+    );
   }
   return facts;
 }

@@ -1,5 +1,5 @@
 import type { Fact, FactHistoryEntry, Link, MemoryStore, StoredMessage, VectorItem } from '@permafrost/core';
-import { normalizeText } from '@permafrost/core';
+import { makeFact as baseFact } from '@permafrost/core/testing';
 
 /** Fixed base instant for every fixture; tests move time explicitly. */
 export const T0 = new Date('2026-08-24T12:00:00.000Z');
@@ -16,40 +16,9 @@ export function factId(n?: number): string {
   return `fct_${String(v).padStart(8, '0')}`;
 }
 
+/** A fact of G1 about `u1` (see `makeFact` in @permafrost/core/testing for the other defaults). */
 export function makeFact(overrides: Partial<Fact> = {}): Fact {
-  const text = overrides.text ?? 'alice likes movies';
-  const created = overrides.createdAt ?? T0;
-  return {
-    id: overrides.id ?? factId(),
-    guildId: G1,
-    subjectId: 'u1',
-    text,
-    normalizedText: normalizeText(text),
-    category: 'interests',
-    confidence: 0.9,
-    tier: 'mid',
-    scope: overrides.subjectId === null ? 'server' : 'user',
-    attribution: { type: 'self', speakerId: null, speakerName: null, actorId: null },
-    occurrences: 1,
-    strength: 1,
-    lastReinforcedAt: created,
-    createdAt: created,
-    updatedAt: created,
-    observedAt: created,
-    validFrom: created,
-    validUntil: null,
-    supersedesId: null,
-    supersededById: null,
-    sources: [],
-    relatedUserIds: [],
-    entitySlugs: [],
-    expiresAt: null,
-    version: 1,
-    ...overrides,
-    ...(overrides.text !== undefined && overrides.normalizedText === undefined
-      ? { normalizedText: normalizeText(text) }
-      : {}),
-  };
+  return baseFact({ id: factId(), guildId: G1, category: 'interests', createdAt: T0, ...overrides });
 }
 
 export function makeHistory(fact: Fact, overrides: Partial<FactHistoryEntry> = {}): FactHistoryEntry {

@@ -13,7 +13,7 @@ import { type Fact, isActive } from '../model/fact.js';
 import type { Alias, Digest, Relation } from '../model/graph.js';
 import type { StoredMessage } from '../model/message.js';
 import type { ImportCounts } from '../ports/guild-admin-store.js';
-import { checkInput, idField as id, parseInput, schemaInvalid, userIdField } from '../validation/index.js';
+import { idField as id, parseInput, userIdField } from '../validation/index.js';
 
 const EMBED_CHUNK = 64;
 
@@ -181,13 +181,8 @@ export function createAdminApi(deps: AdminApiDeps) {
     async importGuild(input: { data: unknown; guildId?: string }): Promise<ImportCounts> {
       await deps.ensureStarted();
       parseInput(importSchema, input, 'admin.importGuild');
-      const parsed = checkInput(guildExportSchema, input.data, 'admin.importGuild');
-      if (!parsed.ok)
-        throw schemaInvalid(
-          'admin.importGuild',
-          parsed.error.issues.map((i) => ({ ...i, path: ['data', ...i.path] })),
-        );
-      const { format: _f, version: _v, exportedAt: _e, ...snapshot } = parsed.data;
+      const parsed = parseInput(guildExportSchema, input.data, 'admin.importGuild', ['data']);
+      const { format: _f, version: _v, exportedAt: _e, ...snapshot } = parsed;
       const guildId = input.guildId ?? snapshot.guildId;
       const target = { ...snapshot, guildId };
       const counts = await store.admin.importGuild(target);

@@ -2,6 +2,15 @@ import { ErrorCode, MemoryError } from '../errors/index.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 
+/** The role ports of a store (name and capabilities are plain values; the rest are methods). */
+type RoleKey = {
+  [K in keyof MemoryStore]-?: K extends 'name' | 'capabilities'
+    ? never
+    : MemoryStore[K] extends ((...args: never[]) => unknown) | undefined
+      ? never
+      : K;
+}[keyof MemoryStore];
+
 const ROLES = [
   'facts',
   'aliases',
@@ -18,7 +27,10 @@ const ROLES = [
   'conversation',
   'claims',
   'modes',
-] as const;
+] as const satisfies readonly RoleKey[];
+// Every role of MemoryStore is wrapped: a role added to the port but not here fails to compile.
+const everyRole: Exclude<RoleKey, (typeof ROLES)[number]> extends never ? true : never = true;
+void everyRole;
 
 function methodNames(obj: object): string[] {
   const names = new Set<string>();

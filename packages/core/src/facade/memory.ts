@@ -35,22 +35,9 @@ import { EventBus, type MemoryEvents, type MemoryEventType } from '../observabil
 import { MetricsRegistry } from '../observability/metrics.js';
 import type { RecallQueryInput } from '../recall/recall-query.js';
 import type { RecallResult } from '../recall/recall-types.js';
-import { checkInput, parseInput, parseNoArgs, schemaInvalid } from '../validation/index.js';
+import { checkInput, parseInput, parseNoArgs } from '../validation/index.js';
+import { type Lazy, lazyGroup } from './lazy-group.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
-
-type Lazy<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never;
-};
-
-/** Delegates each method of a group to the started instance (starting it on first use). */
-function lazyGroup<T extends object>(get: () => Promise<T>, names: readonly (keyof T)[]): Lazy<T> {
-  const out: Record<string, unknown> = {};
-  for (const name of names) {
-    out[name as string] = async (...args: unknown[]) =>
-      ((await get()) as Record<string, (...a: unknown[]) => unknown>)[name as string]?.(...args);
-  }
-  return out as Lazy<T>;
-}
 
 /**
  * Long-term memory for one bot: observe messages, extract facts in the background, recall them
@@ -234,12 +221,7 @@ export class Memory {
   async observeMany(events: readonly MessageEventInput[]): Promise<ObserveReceipt[]> {
     // Every event is validated before the first is stored: a bad one stores nothing.
     parseInput(observeManySchema, events, 'observeMany').forEach((e, i) => {
-      const checked = checkInput(messageEventSchema, e, 'observeMany');
-      if (!checked.ok)
-        throw schemaInvalid(
-          'observeMany',
-          checked.error.issues.map((issue) => ({ ...issue, path: [i, ...issue.path] })),
-        );
+      parseInput(messageEventSchema, e, 'observeMany', [i]);
     });
     const receipts: ObserveReceipt[] = [];
     for (const e of events) receipts.push(await this.observe(e));

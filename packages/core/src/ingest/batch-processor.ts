@@ -4,6 +4,7 @@ import { AliasSource, BudgetStep, MeterPurpose } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
 import type { BatchCompleted } from '../observability/events.js';
 import { mineFactAlias, mineSelfAliases } from './alias-mining.js';
+import type { BatchCompletion } from './batch-completion.js';
 import { type BatchContext, buildBatchContext } from './batch-context.js';
 import { commitActions } from './commit.js';
 import type { IngestDeps } from './deps.js';
@@ -59,11 +60,10 @@ async function mineMessageAliases(deps: IngestDeps, messages: readonly StoredMes
 
 export interface ExtractBatchOptions {
   /**
-   * The batch's completion (messages processed, watermark moved). It runs inside the commit
-   * transaction when facts are committed, so a crash can never leave committed facts with a batch
-   * that will be extracted again; when nothing is committed the caller runs it.
+   * The batch's completion (messages processed, watermark moved): applied inside the commit
+   * transaction when facts are committed; when nothing is committed the caller settles it.
    */
-  readonly finalize?: () => Promise<void>;
+  readonly completion?: BatchCompletion;
   /** Opened before the batch's messages were read: erasures since then are honoured at commit. */
   readonly fence?: ErasureFence;
 }
@@ -177,7 +177,7 @@ export async function extractScreened(
     subjectName: nameOf,
   });
   llmCalls += plan.llmCalls;
-  const outcome = await commitActions(deps, guildId, plan.actions, options.finalize, options.fence);
+  const outcome = await commitActions(deps, guildId, plan.actions, options.completion, options.fence);
   await mineFactAliases(deps, guildId, ctx, outcome.added);
   llmCalls += await refreshDigests(
     deps,

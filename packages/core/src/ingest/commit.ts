@@ -2,6 +2,7 @@ import { ErrorCode, MemoryError } from '../errors/index.js';
 import { FactHistoryKind } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import type { BatchCompletion } from './batch-completion.js';
 import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import { type ErasureFence, fenceActions } from './erasure-fence.js';
@@ -93,14 +94,14 @@ export async function retireFact(
 /**
  * Applies a reconcile plan in one store transaction; events are emitted after it commits.
  * With a `fence`, actions covered by erasures recorded since it opened are dropped first.
- * `finalize` runs last inside the same transaction (the batch's own bookkeeping: messages marked
- * processed, a watermark moved), so facts and "this batch is done" become durable together.
+ * `completion` is applied last inside the same transaction (the batch's own bookkeeping: messages
+ * marked processed, a watermark moved), so facts and "this batch is done" become durable together.
  */
 export async function commitActions(
   deps: IngestDeps,
   guildId: string,
   actions: readonly Action[],
-  finalize?: () => Promise<void>,
+  completion?: BatchCompletion,
   fence?: ErasureFence,
 ): Promise<CommitOutcome> {
   const at = deps.clock.now();
@@ -178,7 +179,7 @@ export async function commitActions(
         }
       }
     }
-    if (finalize) await finalize();
+    await completion?.apply();
   });
   for (const fact of outcome.added)
     deps.events.emit('FactCommitted', { guildId, fact, reinforcement: false });

@@ -1,29 +1,16 @@
 import PQueue from 'p-queue';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type BatchKey, SERVER_KEY, type StoredMessage } from '../model/message.js';
-import type { VectorItem } from '../ports/vector-index.js';
-import {
-  type BatchReport,
-  extractBatch,
-  extractScreened,
-  type Screened,
-  screenBatch,
-} from './batch-processor.js';
+import { BatchCompletion } from './batch-completion.js';
+import { recordBatchFailure } from './batch-failure.js';
+import { type BatchReport, extractScreened, type Screened, screenBatch } from './batch-processor.js';
+import { type Claimed, completeClaims, embedMessages, keyId } from './claim-completion.js';
+import { runCommunityPass } from './community-pass.js';
 import type { IngestDeps } from './deps.js';
-import { ErasureFence, messageErased } from './erasure-fence.js';
+import { ErasureFence } from './erasure-fence.js';
 import { reapplyErasures } from './fence-reapply.js';
 import { heartbeatMs, reclaimCutoff } from './lease-timing.js';
 import { MemberRate, memberBatchesPerHourOf } from './member-rate.js';
-
-const WINDOW_CURSOR = 'server_window';
-
-const keyId = (key: BatchKey) => `${key.guildId}\u0000${key.subjectKey}`;
-
-/** One key's claimed messages. */
-interface Claimed {
-  readonly key: BatchKey;
-  readonly messages: readonly StoredMessage[];
-}
 
 export interface RunOptions {
   /** Most batches to process in this call. */
@@ -216,7 +203,7 @@ export class IngestEngine {
     fill: () => Promise<void>,
     fence: ErasureFence,
   ): Promise<number> {
-    const { store, clock } = this.#deps;
+    const { store } = this.#deps;
     const guildId = (claims[0] as Claimed).key.guildId;
     const finished = new Set<Claimed>();
     let units = 0;
@@ -239,31 +226,12 @@ export class IngestEngine {
         }
       }
       // Embedded before any commit: no model or network call may run inside a store transaction.
-      const vectors = await this.#embedMessages(claims.flatMap((c) => c.messages));
-      const complete = async (done: readonly Claimed[]) => {
-        const lostError = () =>
-          new MemoryError(ErrorCode.CONFLICT, 'the batch lease was lost while extracting');
-        if (done.some((c) => lost.has(keyId(c.key)))) throw lostError();
-        // Messages erased since the batch began are gone (or stored anew, for an edit): no vector
-        // of theirs is written back and they are not this batch's to complete.
-        const erased = await fence.check();
-        const live = (c: Claimed) => c.messages.filter((m) => !messageErased(m, erased));
-        const ids = new Set(done.flatMap((c) => live(c).map((m) => m.messageId)));
-        const mine = vectors.filter((v) => ids.has(v.id));
-        if (mine.length > 0) await store.vectors.upsert(mine);
-        for (const c of done) {
-          const kept = live(c);
-          if (kept.length === 0) continue;
-          const n = await store.queue.complete(
-            guildId,
-            kept.map((m) => m.messageId),
-            this.#owner,
-            clock.now(),
-          );
-          // Fewer rows than claimed: another worker took the key over; roll the commit back.
-          if (n !== kept.length) throw lostError();
-        }
-      };
+      const vectors = await embedMessages(
+        this.#deps,
+        claims.flatMap((c) => c.messages),
+      );
+      const context = { owner: this.#owner, guildId, vectors, fence, lost };
+      const complete = (done: readonly Claimed[]) => completeClaims(this.#deps, done, context);
       for (const [c, skip] of skipped) {
         await store.transaction(() => complete([c]));
         finished.add(c);
@@ -271,15 +239,9 @@ export class IngestEngine {
         units++;
       }
       if (parts.length === 0) return units;
-      let finalized = false;
-      // Completion commits atomically with the batch's facts (or alone when there are none): a
-      // crash in between could otherwise extract and reinforce the same batch a second time.
-      const finalize = async () => {
-        await complete(partClaims);
-        finalized = true;
-      };
-      const result = await extractScreened(this.#deps, guildId, parts, 'member', { finalize, fence });
-      if (!finalized) await store.transaction(finalize);
+      const completion = new BatchCompletion(() => complete(partClaims));
+      const result = await extractScreened(this.#deps, guildId, parts, 'member', { completion, fence });
+      await completion.settle(store);
       await reapplyErasures(this.#deps, fence);
       for (const c of partClaims) finished.add(c);
       this.#succeeded(result);
@@ -287,7 +249,8 @@ export class IngestEngine {
     } catch (error) {
       // Closing aborted the call: not the batch's fault; the released lease leaves it queued.
       if (MemoryError.is(error, ErrorCode.CLOSED)) return units;
-      for (const c of claims) if (!finished.has(c)) await this.#fail(c.key, c.messages, error);
+      for (const c of claims)
+        if (!finished.has(c)) await recordBatchFailure(this.#deps, this.#owner, c, error);
       return units;
     }
   }
@@ -298,120 +261,13 @@ export class IngestEngine {
     this.#deps.events.emit('BatchCompleted', result);
   }
 
-  /** Message vectors for conversation search are computed here, never on the observe path. */
-  async #embedMessages(messages: readonly StoredMessage[]): Promise<VectorItem[]> {
-    const rows = messages.filter((m) => m.rawStored && m.content.trim().length > 0);
-    if (rows.length === 0) return [];
-    const vectors = await this.#deps.embedder.embed(rows.map((m) => m.content));
-    return rows.map((m, i) => ({
-      kind: 'message' as const,
-      id: m.messageId,
-      guildId: m.guildId,
-      subjectId: m.authorId,
-      active: true,
-      vector: vectors[i] as Float32Array,
-    }));
-  }
-
-  async #fail(key: BatchKey, claimed: readonly StoredMessage[], error: unknown): Promise<void> {
-    const { store, clock, config, events, logger } = this.#deps;
-    const code = MemoryError.is(error) ? error.code : 'INTERNAL';
-    logger?.({
-      level: 'warn',
-      event: 'ingest.batch_failed',
-      data: { guildId: key.guildId, code, messages: claimed.length },
-      error,
-    });
-    try {
-      const r = await store.queue.fail(
-        key.guildId,
-        claimed.map((m) => m.messageId),
-        {
-          owner: this.#owner,
-          now: clock.now(),
-          maxAttempts: config.workers.maxAttempts,
-          baseBackoffMs: config.workers.backoffBaseSeconds * 1000,
-        },
-      );
-      events.emit('ExtractionFailed', {
-        guildId: key.guildId,
-        subjectKey: key.subjectKey,
-        attempt: r.attempts,
-        deadLettered: r.dead > 0,
-        errorCode: code,
-      });
-    } catch (failError) {
-      logger?.({
-        level: 'error',
-        event: 'ingest.fail_record_failed',
-        data: { guildId: key.guildId },
-        error: failError,
-      });
-    }
-  }
-
-  /**
-   * The community pass: reads the guild's newest messages past a watermark (any author) and keeps
-   * only server facts. Runs when enough new messages arrived (or always when forced); failures
-   * leave the watermark in place for a later pass.
-   */
-  async communityPass(guildId: string, force = false): Promise<BatchReport | null> {
-    const { store, clock, config, events, logger } = this.#deps;
-    const key = { guildId, subjectKey: SERVER_KEY };
-    const leaseMs = config.batching.leaseSeconds * 1000;
-    if (!(await store.queue.acquireLease({ key, owner: this.#owner, now: clock.now(), leaseMs })))
-      return null;
-    // Renewed like batch leases, so a live pass is never taken for a dead owner's.
-    const heartbeat = setInterval(() => {
-      store.queue.acquireLease({ key, owner: this.#owner, now: clock.now(), leaseMs }).catch(() => false);
-    }, heartbeatMs(config.batching));
-    heartbeat.unref?.();
-    try {
-      const fence = await ErasureFence.open(store, guildId);
-      const cursor = await store.cursors.getCursor(guildId, WINDOW_CURSOR);
-      const after = parseCursor(cursor);
-      const window = config.batching.serverWindowMessages;
-      const messages = await store.queue.recent(guildId, { limit: window, ...(after ? { after } : {}) });
-      const minimum = force ? 1 : Math.max(config.batching.batchSizeMessages, Math.ceil(window / 2));
-      if (messages.length < minimum) return null;
-      const newest = messages[messages.length - 1] as StoredMessage;
-      let finalized = false;
-      // The watermark moves in the commit transaction of the window's facts (see processKey).
-      const finalize = async () => {
-        await store.cursors.setCursor(
-          guildId,
-          WINDOW_CURSOR,
-          `${newest.createdAt.toISOString()}|${newest.messageId}`,
-        );
-        finalized = true;
-      };
-      const result = await extractBatch(this.#deps, guildId, SERVER_KEY, messages, 'community', {
-        finalize,
-        fence,
-      });
-      if (!finalized) await store.transaction(finalize);
-      await reapplyErasures(this.#deps, fence);
-      events.emit('BatchCompleted', result);
-      return result;
-    } catch (error) {
-      logger?.({ level: 'warn', event: 'ingest.community_failed', data: { guildId }, error });
-      return null;
-    } finally {
-      clearInterval(heartbeat);
-      await store.queue.releaseLease(key, this.#owner).catch(() => undefined);
-    }
+  /** The community pass of a guild (see runCommunityPass). */
+  communityPass(guildId: string, force = false): Promise<BatchReport | null> {
+    return runCommunityPass(this.#deps, this.#owner, guildId, force);
   }
 
   /** Resolves when every queued batch of this process has finished. */
   async idle(): Promise<void> {
     await this.#queue.onIdle();
   }
-}
-
-function parseCursor(cursor: string | null): { createdAt: Date; messageId: string } | null {
-  if (!cursor) return null;
-  const split = cursor.indexOf('|');
-  if (split < 0) return null;
-  const createdAt = new Date(cursor.slice(0, split));
-  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, messageId: cursor.slice(split + 1) };
 }

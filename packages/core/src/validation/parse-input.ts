@@ -50,12 +50,23 @@ export function checkInput<T extends z.ZodType>(
 
 /**
  * The one input check of every public method: strict schema, no coercion, bounded sizes.
- * Throws MemoryError SCHEMA_INVALID with each issue's path; never echoes the input.
+ * Throws MemoryError SCHEMA_INVALID with each issue's path; never echoes the input. With `at`,
+ * `value` is a part of the method's input (an array item, a nested document) and the issues'
+ * paths start with `at`.
  */
-export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+export function parseInput<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  where: string,
+  at: readonly (string | number)[] = [],
+): z.output<T> {
   const checked = checkInput(schema, value, where);
-  if (!checked.ok) throw checked.error;
-  return checked.data;
+  if (checked.ok) return checked.data;
+  if (at.length === 0) throw checked.error;
+  throw schemaInvalid(
+    where,
+    checked.error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] })),
+  );
 }
 
 /** For methods that take no argument: anything passed (other than trailing `undefined`) is SCHEMA_INVALID. */

@@ -9,7 +9,7 @@ import type { Reranker } from '../../src/ports/reranker.js';
 import type { RecallDeps } from '../../src/recall/recall-types.js';
 import { createFakeEmbedder } from '../../src/testing/fake-embedder.js';
 import { FixedClock } from '../../src/testing/fixed-clock.js';
-import { normalizeText } from '../../src/text/analyze.js';
+import { makeFact as baseFact } from '../../src/testing/make-fact.js';
 
 export const G = 'g1';
 export const G2 = 'g2';
@@ -23,35 +23,14 @@ export function nextId(prefix = 'fct'): string {
 }
 
 export function makeFact(overrides: Partial<Fact> & { text: string }): Fact {
-  const created = overrides.createdAt ?? T0;
   const subjectId = overrides.subjectId === undefined ? 'u1' : overrides.subjectId;
-  return {
+  return baseFact({
     id: nextId(),
     guildId: G,
-    subjectId,
-    normalizedText: normalizeText(overrides.text),
-    category: 'general',
-    confidence: 0.9,
-    tier: 'mid',
-    scope: subjectId === null ? 'server' : 'user',
+    createdAt: T0,
     attribution: { type: 'self', speakerId: subjectId, speakerName: null, actorId: null },
-    occurrences: 1,
-    strength: 1,
-    lastReinforcedAt: created,
-    createdAt: created,
-    updatedAt: created,
-    observedAt: created,
-    validFrom: created,
-    validUntil: null,
-    supersedesId: null,
-    supersededById: null,
-    sources: [],
-    relatedUserIds: [],
-    entitySlugs: [],
-    expiresAt: null,
-    version: 1,
     ...overrides,
-  };
+  });
 }
 
 export interface SeedOptions {
