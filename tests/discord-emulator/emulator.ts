@@ -15,17 +15,20 @@ import type { ButtonClick, CommandInvocation } from './interaction-payloads.js';
 import { type InteractionHandle, InteractionRegistry } from './interactions.js';
 import { MessageFactory, type UserMessageInput } from './messages.js';
 import { ChangeNotifier } from './notifier.js';
+import { type PendingRequest, type RequestHold, RequestHolds } from './request-holds.js';
 import { registerChannelRoutes } from './rest-channels.js';
 import { registerCommandRoutes } from './rest-commands.js';
 import { registerInteractionRoutes } from './rest-interactions.js';
 import { registerMetaRoutes } from './rest-meta.js';
 import { Router } from './router.js';
 import { Scripting } from './scripting.js';
+import { type ChannelChanges, type RoleChanges, updateChannel, updateRole } from './scripting-permissions.js';
 import type {
   ApiAttachment,
   ApiChannel,
   ApiCommand,
   ApiMessage,
+  ApiRole,
   ApiUser,
   ChannelSeed,
   EmulatorOptions,
@@ -62,6 +65,7 @@ export class DiscordEmulator {
   readonly #script: Scripting;
   readonly #notifier = new ChangeNotifier();
   readonly #requests: RecordedRequest[] = [];
+  readonly #holds = new RequestHolds(this.#notifier);
   #port = 0;
 
   constructor(options: EmulatorOptions) {
@@ -105,6 +109,7 @@ export class DiscordEmulator {
         notifier.notify();
       },
       onError: (error) => this.errors.push(error),
+      beforeHandle: (request) => this.#holds.wait(request),
     });
     this.#gateway.attach(this.#server);
     this.#script = new Scripting(this.#core);
@@ -288,6 +293,24 @@ export class DiscordEmulator {
     return this.#script.clickButton(click);
   }
 
+  /** Changes a channel (name, topic, permission overwrites, thread archiving): CHANNEL_UPDATE / THREAD_UPDATE. */
+  updateChannel(channelId: string, changes: ChannelChanges): ApiChannel {
+    return updateChannel(this.#core, channelId, changes);
+  }
+
+  /** Changes a role's permissions or name: GUILD_ROLE_UPDATE. */
+  updateRole(guildId: string, roleId: string, changes: RoleChanges): ApiRole {
+    return updateRole(this.#core, guildId, roleId, changes);
+  }
+
+  /**
+   * Leaves REST requests matching `predicate` unanswered until `release()` (or `close()`), e.g. to
+   * make a client-side timeout fire deterministically.
+   */
+  holdRequests(predicate: (request: PendingRequest) => boolean): RequestHold {
+    return this.#holds.add(predicate);
+  }
+
   /** Raw dispatch to every matching session; returns the number of sessions reached. */
   dispatch(event: string, data: unknown, options: DispatchOptions = {}): number {
     return this.#gateway.dispatch(event, data, options);
@@ -304,6 +327,7 @@ export class DiscordEmulator {
    */
   async close(): Promise<void> {
     this.#notifier.cancelAll(new Error('Discord emulator closed'));
+    this.#holds.releaseAll();
     await this.#gateway.close();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));

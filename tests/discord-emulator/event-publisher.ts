@@ -1,7 +1,7 @@
 import type { Gateway, GatewaySession } from './gateway.js';
 import { GatewayIntents } from './gateway-protocol.js';
 import { MessageFactory } from './messages.js';
-import type { ApiChannel, ApiInteraction, ApiMessage, ApiUser } from './types.js';
+import type { ApiChannel, ApiInteraction, ApiMessage, ApiRole, ApiUser } from './types.js';
 import type { World } from './world.js';
 
 /** Turns world changes into correctly gated gateway dispatches. */
@@ -64,6 +64,21 @@ export class EventPublisher {
     const options = guildId === undefined ? {} : { guildId, intent: GatewayIntents.Guilds };
     const d = thread ? { ...channel, newly_created: true } : channel;
     return this.#gateway.dispatch(thread ? 'THREAD_CREATE' : 'CHANNEL_CREATE', d, options);
+  }
+
+  /** CHANNEL_UPDATE, or THREAD_UPDATE for a thread: the whole channel object, as Discord sends it. */
+  channelUpdate(channel: ApiChannel, thread: boolean): number {
+    const guildId = channel.guild_id;
+    const options = guildId === undefined ? {} : { guildId, intent: GatewayIntents.Guilds };
+    return this.#gateway.dispatch(thread ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', channel, options);
+  }
+
+  roleUpdate(guildId: string, role: ApiRole): number {
+    return this.#gateway.dispatch(
+      'GUILD_ROLE_UPDATE',
+      { guild_id: guildId, role },
+      { guildId, intent: GatewayIntents.Guilds },
+    );
   }
 
   interactionCreate(payload: ApiInteraction): number {

@@ -16,7 +16,7 @@ import {
   type ResumeData,
   shardOf,
 } from './gateway-protocol.js';
-import type { World } from './world.js';
+import { DEFAULT_LARGE_THRESHOLD, type World } from './world.js';
 
 const MAX_REPLAY_LOG = 2_000;
 
@@ -24,6 +24,8 @@ export interface GatewaySession {
   readonly sessionId: string;
   readonly intents: number;
   readonly shard: readonly [number, number];
+  /** IDENTIFY `large_threshold` (50–250, default 50): bigger guilds are sent without their member list. */
+  readonly largeThreshold: number;
   /** IDENTIFY `properties` (os/browser/device). */
   readonly properties: Record<string, unknown>;
   readonly identifiedAt: number;
@@ -239,6 +241,7 @@ export class Gateway {
       sessionId: randomBytes(16).toString('hex'),
       intents,
       shard: [shardId, shardCount],
+      largeThreshold: largeThresholdOf(d.large_threshold),
       properties: d.properties ?? {},
       identifiedAt: Date.now(),
       connection,
@@ -255,7 +258,8 @@ export class Gateway {
       readyPayload(world, session.sessionId, guildIds, session.shard, this.#deps.resumeUrl()),
     );
     if (intents & GatewayIntents.Guilds) {
-      for (const id of guildIds) this.#dispatchTo(session, 'GUILD_CREATE', world.guildCreatePayload(id));
+      for (const id of guildIds)
+        this.#dispatchTo(session, 'GUILD_CREATE', world.guildCreatePayload(id, session.largeThreshold));
     }
     return session;
   }
@@ -289,3 +293,9 @@ const CLIENT_OPS = new Set<number>([
   GatewayOp.VoiceStateUpdate,
   GatewayOp.RequestGuildMembers,
 ]);
+
+/** 50 when absent (Discord's default); values outside Discord's accepted 50–250 are clamped. */
+function largeThresholdOf(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return DEFAULT_LARGE_THRESHOLD;
+  return Math.min(250, Math.max(DEFAULT_LARGE_THRESHOLD, Math.trunc(value)));
+}

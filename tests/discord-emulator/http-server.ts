@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseBody, readRaw } from './http-body.js';
 import { ApiError, notFound, unauthorized } from './http-errors.js';
+import type { PendingRequest } from './request-holds.js';
 import type { Router } from './router.js';
 import type { RecordedFile, RecordedRequest } from './types.js';
 
@@ -11,6 +12,8 @@ export interface HttpServerDeps {
   file: (attachmentId: string) => RecordedFile | undefined;
   onRequest: (record: RecordedRequest) => void;
   onError: (error: unknown) => void;
+  /** Awaited before a request is routed (see `DiscordEmulator.holdRequests`). */
+  beforeHandle?: (request: PendingRequest) => Promise<void>;
 }
 
 const API_PREFIX = /^\/api(?:\/v(\d+))?(\/.*)$/;
@@ -61,6 +64,7 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     if (api[1] !== undefined && api[1] !== '10') throw new ApiError(400, 50041, 'Invalid API version');
     const path = decodePath(api[2] as string);
     record.path = path;
+    await deps.beforeHandle?.({ method, path });
     const parsed = await parseBody(raw, req.headers['content-type']);
     record.body = parsed.body;
     record.files = parsed.files;

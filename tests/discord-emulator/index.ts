@@ -23,7 +23,9 @@ export {
 export type { InteractionHandle, InteractionReply } from './interactions.js';
 export type { AttachmentInput, UserMessageInput } from './messages.js';
 export { EmulatorTimeoutError } from './notifier.js';
-export { ChannelTypes } from './seed-payloads.js';
+export type { PendingRequest, RequestHold } from './request-holds.js';
+export type { ChannelChanges, RoleChanges } from './scripting-permissions.js';
+export { ADMINISTRATOR, ChannelTypes, VIEW_CHANNEL } from './seed-payloads.js';
 export {
   compareSnowflakes,
   DISCORD_EPOCH_MS,

@@ -1,4 +1,13 @@
-import type { ApiChannel, ApiRole, ApiUser, ChannelSeed, RoleSeed, UserSeed } from './types.js';
+import type {
+  ApiChannel,
+  ApiOverwrite,
+  ApiRole,
+  ApiUser,
+  ChannelSeed,
+  OverwriteSeed,
+  RoleSeed,
+  UserSeed,
+} from './types.js';
 
 /** Channel types (subset of Discord's ChannelType) the emulator knows about. */
 export const ChannelTypes = {
@@ -17,6 +26,9 @@ const bit = (n: number): bigint => 1n << BigInt(n);
 
 /** Administrator permission bit. */
 export const ADMINISTRATOR = bit(3);
+
+/** View Channel permission bit. */
+export const VIEW_CHANNEL = bit(10);
 
 /** Sensible @everyone permissions: view, send, history, attach, embed, react, slash commands, threads. */
 export const DEFAULT_EVERYONE_PERMISSIONS = [0, 6, 10, 11, 14, 15, 16, 18, 20, 21, 26, 31, 35, 38]
@@ -92,20 +104,25 @@ export function channelPayload(
       total_message_sent: 0,
       flags: 0,
       thread_metadata: {
-        archived: false,
+        archived: seed.archived ?? false,
         auto_archive_duration: 1440,
         archive_timestamp: createdAt,
         locked: false,
         create_timestamp: createdAt,
+        ...(type === ChannelTypes.PrivateThread ? { invitable: true } : {}),
       },
     };
   }
   return {
     ...base,
     position: seed.position ?? index,
-    permission_overwrites: [],
+    permission_overwrites: (seed.permissionOverwrites ?? []).map(overwritePayload),
     nsfw: false,
     topic: seed.topic ?? null,
     flags: 0,
   };
+}
+
+export function overwritePayload(seed: OverwriteSeed): ApiOverwrite {
+  return { id: seed.id, type: seed.type, allow: seed.allow ?? '0', deny: seed.deny ?? '0' };
 }

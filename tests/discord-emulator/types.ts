@@ -23,6 +23,15 @@ export interface RoleSeed {
   mentionable?: boolean;
 }
 
+/** A permission overwrite as Discord sends it: type 0 = role (the @everyone role id is the guild id), 1 = member. */
+export interface OverwriteSeed {
+  id: string;
+  type: 0 | 1;
+  /** Permission bitfields as decimal strings (default "0"). */
+  allow?: string;
+  deny?: string;
+}
+
 export interface ChannelSeed {
   id: string;
   name: string;
@@ -32,6 +41,13 @@ export interface ChannelSeed {
   parentId?: string;
   topic?: string | null;
   position?: number;
+  /** Channel permission overwrites (threads have none: they use their parent's). */
+  permissionOverwrites?: OverwriteSeed[];
+  /**
+   * Threads only: archived threads are left out of GUILD_CREATE (Discord sends active threads only),
+   * so a client knows them only after fetching them (`GET /channels/:id`).
+   */
+  archived?: boolean;
 }
 
 export interface MemberSeed {

@@ -42,12 +42,22 @@ export interface ApiRole {
   flags: number;
 }
 
+/** A channel permission overwrite: `type` 0 role, 1 member; `allow`/`deny` are bitfield strings. */
+export interface ApiOverwrite {
+  id: string;
+  type: 0 | 1;
+  allow: string;
+  deny: string;
+}
+
 export interface ApiThreadMetadata {
   archived: boolean;
   auto_archive_duration: number;
   archive_timestamp: string;
   locked: boolean;
   create_timestamp: string;
+  /** Private threads only: whether non-moderators can add other non-moderators. */
+  invitable?: boolean;
 }
 
 export interface ApiChannel {
@@ -59,7 +69,7 @@ export interface ApiChannel {
   position?: number;
   topic?: string | null;
   nsfw?: boolean;
-  permission_overwrites?: JsonObject[];
+  permission_overwrites?: ApiOverwrite[];
   last_message_id?: string | null;
   rate_limit_per_user?: number;
   flags?: number;

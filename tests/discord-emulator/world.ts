@@ -15,6 +15,9 @@ import type {
   RecordedFile,
 } from './types.js';
 
+/** Discord's default (and minimum) IDENTIFY `large_threshold`. */
+export const DEFAULT_LARGE_THRESHOLD = 50;
+
 export interface MemberState {
   userId: string;
   nick: string | null;
@@ -166,9 +169,16 @@ export class World {
     return [...this.guild(guildId).members.values()].sort((a, b) => compareSnowflakes(a.userId, b.userId));
   }
 
-  guildCreatePayload(guildId: string): JsonObject {
+  /**
+   * The GUILD_CREATE payload. A guild with more members than the session's `large_threshold` is
+   * `large` and lists only the bot's own member (no presences are emulated, so every other member is
+   * offline), as Discord does; archived threads are never listed.
+   */
+  guildCreatePayload(guildId: string, largeThreshold = DEFAULT_LARGE_THRESHOLD): JsonObject {
     const guild = this.guild(guildId);
     const channels = guild.channelIds.map((id) => this.channel(id));
+    const large = guild.members.size > largeThreshold;
+    const members = this.sortedMembers(guild.id).filter((m) => !large || m.userId === this.botUser.id);
     return {
       id: guild.id,
       name: guild.name,
@@ -200,7 +210,7 @@ export class World {
       max_members: 500_000,
       max_video_channel_users: 25,
       joined_at: guild.joinedAt,
-      large: false,
+      large,
       unavailable: false,
       lazy: true,
       member_count: guild.members.size,
@@ -208,8 +218,8 @@ export class World {
       emojis: [],
       stickers: [],
       channels: channels.filter((c) => !isThreadType(c.type)),
-      threads: channels.filter((c) => isThreadType(c.type)),
-      members: this.sortedMembers(guild.id).map((m) => this.memberPayload(guild.id, m.userId)),
+      threads: channels.filter((c) => isThreadType(c.type) && c.thread_metadata?.archived !== true),
+      members: members.map((m) => this.memberPayload(guild.id, m.userId)),
       presences: [],
       voice_states: [],
       stage_instances: [],

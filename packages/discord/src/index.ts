@@ -1,3 +1,9 @@
+export type { Audience, AudienceGate, AudiencePolicy, SourceChannel } from './audience/audience-types.js';
+export {
+  createDiscordAudiencePolicy,
+  type DiscordAudiencePolicy,
+  type DiscordAudiencePolicyOptions,
+} from './audience/discord-audience-policy.js';
 export { handleMemoryInteraction } from './commands/handle-memory-interaction.js';
 export { MemorySubcommand, memoryCommand } from './commands/memory-command.js';
 export { isMemoryAdmin } from './commands/permissions.js';
