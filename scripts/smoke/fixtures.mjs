@@ -36,17 +36,7 @@ export function tsconfig(resolution, files, emit) {
 }
 
 /** Imports the headline types (and each store's entry point) the way an application does. */
-export const HEADLINE_TYPES = `import {
-  type ContextInput,
-  createMemory,
-  type MemoryConfigInput,
-  MemoryError,
-  type PromptContext,
-  type PromptContextInput,
-  type RecallQueryInput,
-  type RecallResult,
-  type TwoTierContext,
-} from '@permafrost/core';
+export const HEADLINE_TYPES = `import { type ContextInput, createMemory, type MemoryConfigInput, MemoryError, type PromptContext, type PromptContextInput, type RecallQueryInput, type RecallResult, type TwoTierContext } from '@permafrost/core';
 import { setupDiscordMemory } from '@permafrost/discord';
 import { createMongoStore } from '@permafrost/store-mongo';
 import { createSqliteStore } from '@permafrost/store-sqlite';

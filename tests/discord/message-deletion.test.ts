@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { type Fact, FORGOTTEN_FACT_TEXT } from '@permafrost/core';
+import type { Fact } from '@permafrost/core';
+import { FORGOTTEN_FACT_TEXT } from '@permafrost/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { learn, waitUntil } from './command-helpers.js';
 import { type Harness, ids, startHarness } from './harness.js';

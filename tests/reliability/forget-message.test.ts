@@ -1,12 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import {
-  type ChatRequest,
-  createMemory,
-  type Fact,
-  FORGOTTEN_FACT_TEXT,
-  type Memory,
-  MemoryError,
-} from '@permafrost/core';
+import { type ChatRequest, createMemory, type Fact, type Memory, MemoryError } from '@permafrost/core';
+import { FORGOTTEN_FACT_TEXT } from '@permafrost/core/internal';
 import { createScriptedLlm, FixedClock, sequentialIds } from '@permafrost/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeStores, type StoreInstance, selectedStores } from './support/stores.js';

@@ -3,10 +3,10 @@ import {
   createMemory,
   createOpenAiChatModel,
   type ExtractionFailed,
-  guardChatModel,
   type Memory,
   MemoryError,
 } from '@permafrost/core';
+import { guardChatModel } from '@permafrost/core/internal';
 import { type ScriptedOpenAiServer, startScriptedOpenAiServer } from '@permafrost/core/testing';
 import '@permafrost/store-sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

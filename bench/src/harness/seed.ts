@@ -4,15 +4,9 @@
  * This is what extraction would have committed; the store path is used because going through
  * `facts.remember` one fact at a time would make 100k-fact runs take minutes of setup.
  */
-import {
-  createHashingEmbedder,
-  type Fact,
-  type Link,
-  type MemoryStore,
-  normalizeAlias,
-  normalizeText,
-  resolveStoreFactory,
-} from '@permafrost/core';
+import { createHashingEmbedder, type Fact, type Link, type MemoryStore } from '@permafrost/core';
+import { normalizeAlias, resolveStoreFactory } from '@permafrost/core/internal';
+import { normalizeText } from '@permafrost/core/store';
 import { createSqliteStore } from '@permafrost/store-sqlite';
 import { MongoClient } from 'mongodb';
 import { type Member, makeFactTexts } from '../community.js';

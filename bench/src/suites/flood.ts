@@ -7,7 +7,8 @@
  * window against that member's share (`budgets.memberBatchesPerHour`, derived by default).
  */
 import { join } from 'node:path';
-import { type ChatLLM, createMemory, type MessageEventInput, memberSharesOf } from '@permafrost/core';
+import { type ChatLLM, createMemory, type MessageEventInput } from '@permafrost/core';
+import { memberSharesOf } from '@permafrost/core/internal';
 import { createSqliteStore } from '@permafrost/store-sqlite';
 import { type Member, makeMembers } from '../community.js';
 import { round, type Suite, target } from '../harness/suite.js';

@@ -6,7 +6,8 @@
  * so machine noise hits every component alike.
  */
 import { join } from 'node:path';
-import { createMemory, type MemoryStore, type MessageEventInput, messageEventSchema } from '@permafrost/core';
+import { createMemory, type MemoryStore, type MessageEventInput } from '@permafrost/core';
+import { messageEventSchema } from '@permafrost/core/internal';
 import { createSqliteStore } from '@permafrost/store-sqlite';
 import { chatLine, type Member, makeMembers } from '../community.js';
 import { median, round, type Suite, target } from '../harness/suite.js';

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHashingEmbedder, type MemoryStore, queryTerms, type StoredMessage } from '@permafrost/core';
+import { createHashingEmbedder, type MemoryStore, type StoredMessage } from '@permafrost/core';
+import { queryTerms } from '@permafrost/core/store';
 import { createSqliteStore } from '@permafrost/store-sqlite';
 import { GUILD, makeFacts, makeQueries, userId } from '../corpus.js';
 import { type LatencySummary, summarize, timeEach } from '../stats.js';

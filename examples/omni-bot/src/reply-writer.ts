@@ -1,5 +1,5 @@
+import type { PromptContext } from '@permafrost/core';
 import { createOpenAiChatModel, type LlmConfig } from '@permafrost/core';
-import type { PromptContext } from '@permafrost/core/recall';
 
 export interface ReplyInput {
   readonly question: string;

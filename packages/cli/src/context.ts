@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import {
-  createMemory,
-  type Memory,
-  type MemoryConfigInput,
-  type MemoryOverrides,
-  sqlitePath,
-} from '@permafrost/core';
+import { createMemory, type Memory, type MemoryConfigInput, type MemoryOverrides } from '@permafrost/core';
+import { sqlitePath } from '@permafrost/core/internal';
 import { createSqliteStore } from '@permafrost/store-sqlite';
 import { UsageError } from './exit-codes.js';
 import type { Output } from './output.js';

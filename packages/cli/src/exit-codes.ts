@@ -1,4 +1,5 @@
-import { ErrorCode, errorHints, MemoryError } from '@permafrost/core';
+import { ErrorCode, MemoryError } from '@permafrost/core';
+import { errorHints } from '@permafrost/core/internal';
 
 /** Process exit codes (documented in docs/cli.md). */
 export const ExitCode = {

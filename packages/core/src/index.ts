@@ -1,48 +1,116 @@
+// The public API of @permafrost/core. docs/api.md names every export of this file and a test
+// (tests/exports) checks that the two agree. Store authors import from '@permafrost/core/store';
+// the building blocks the first-party packages share are in '@permafrost/core/internal' (no
+// stability promise); test helpers are in '@permafrost/core/testing'.
+
+// Adapters you can construct and pass as overrides
 export {
   type CachedEmbedder,
   type CachedEmbedderOptions,
   cacheEmbedder,
 } from './adapters/embedding/cached-embedder.js';
+export { createHashingEmbedder, type HashingEmbedderOptions } from './adapters/embedding/hashing-embedder.js';
+export { createHeuristicLlm } from './adapters/heuristic/heuristic-llm.js';
+export { createInMemoryStore } from './adapters/in-memory/in-memory-store.js';
 export {
-  createHashingEmbedder,
-  type HashingEmbedderOptions,
-  hashingVector,
-} from './adapters/embedding/hashing-embedder.js';
-export * from './adapters/heuristic/index.js';
-export { createInMemoryStore, IN_MEMORY_CAPABILITIES } from './adapters/in-memory/in-memory-store.js';
-export * from './adapters/llm/index.js';
-export { ScopeGate } from './adapters/shared/async-scope.js';
+  createOpenAiChatModel,
+  createOpenAiChatModels,
+  type OpenAiChatConfig,
+  type OpenAiChatModelOptions,
+} from './adapters/llm/openai-chat-model.js';
 export {
-  conversationRoles,
-  type GovernanceRoles,
-  governanceRoles,
-} from './adapters/shared/store-roles.js';
+  createOpenAiEmbedder,
+  type OpenAiEmbedderOptions,
+  type OpenAiEmbeddingsConfig,
+} from './adapters/llm/openai-embedder.js';
 export { systemClock } from './adapters/system/system-clock.js';
 export { createUlidIdGen } from './adapters/system/ulid-id-gen.js';
+// Configuration
+export { type ParseConfigOptions, parseConfig } from './config/parse-config.js';
+export type {
+  EmbeddingsConfig,
+  LlmConfig,
+  LlmEndpointConfig,
+  MemoryConfig,
+  MemoryConfigInput,
+} from './config/schema.js';
+export { DEFAULT_STORAGE, type StorageSpec } from './config/url-specs.js';
+export { jumpLink } from './context/jump-link.js';
+export { ContextMode } from './conversation/context-service.js';
+// Errors
+export { ErrorCode } from './errors/error-codes.js';
+export { MemoryError, type MemoryErrorOptions, type MemoryIssue } from './errors/memory-error.js';
+export type {
+  ExistingFactLine,
+  ExtractionInput,
+  ExtractionMessage,
+  ExtractionOutput,
+  ProposedEntity,
+  ProposedFact,
+  ProposedRelation,
+  RosterEntry,
+} from './extraction/extraction-contract.js';
+export type {
+  ClassifyCommandInput,
+  ReconcileCollision,
+  ReconcileDecision,
+  ReconcileInput,
+  ReconcileOutput,
+  SummarizeInput,
+} from './extraction/task-contracts.js';
+// The memory
+export type * from './facade/facade-types.js';
+export { createMemory, Memory } from './facade/memory.js';
+// Domain model
 export {
-  getStoreFactory,
-  importOptional,
-  registerStoreFactory,
-  resolveStoreFactory,
-} from './composition/store-registry.js';
-export * from './config/index.js';
-export * from './errors/index.js';
-export * from './extraction/index.js';
-export * from './facade/index.js';
-export * from './identity/index.js';
-export { memberSharesOf } from './ingest/member-rate.js';
-export { FORGOTTEN_FACT_TEXT } from './lifecycle/forget-messages.js';
-export { centroid, cosine, dot } from './math/vector-math.js';
-export * from './model/index.js';
+  type BackupManifest,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type GuildExport,
+  type GuildExportInput,
+  type GuildSnapshot,
+  type GuildStats,
+  type PurgeReport,
+} from './model/admin.js';
 export {
-  effectiveRelationWeight,
-  MAX_EVIDENCE,
-  newRelation,
-  normalizeVerb,
-  polarityOf,
-  reinforceRelation,
-  relationBaseWeight,
-} from './model/relation-rules.js';
+  AliasSource,
+  AttributionType,
+  BudgetStep,
+  ChannelName,
+  CommandAction,
+  EdgeKind,
+  EntityKind,
+  FactCategory,
+  FactHistoryKind,
+  FactScope,
+  HealthStatus,
+  IgnoreReason,
+  MemoryTier,
+  MessageKind,
+  MessageStatus,
+  MeterPurpose,
+  NodeType,
+  ObserveStatus,
+  Polarity,
+  RecallWarning,
+  RejectReason,
+  RelationVerb,
+  Scope,
+  SourceRole,
+} from './model/enums.js';
+export {
+  type Attribution,
+  type Fact,
+  type FactHistoryEntry,
+  type FactPatch,
+  isActive,
+  isValidAt,
+  type Page,
+  type SourceRef,
+} from './model/fact.js';
+export type { Alias, Digest, Entity, Link, NodeRef, Relation } from './model/graph.js';
+export type { BatchKey, MessageEvent, MessageEventInput, StoredMessage } from './model/message.js';
+// Events
 export type {
   BatchCompleted,
   BudgetWarning,
@@ -53,12 +121,19 @@ export type {
   MemoryEvents,
   MemoryEventType,
 } from './observability/events.js';
-export {
-  type LatencySummary,
-  MetricsRegistry,
-  type MetricsSnapshot,
-  renderPrometheus,
-} from './observability/metrics.js';
-export * from './ports/index.js';
-export { Bm25Corpus, type Bm25Doc, rankBm25 } from './text/bm25.js';
-export * from './text/index.js';
+// Ports for your own adapters (models, embedders, rerankers, logging, time); stores: '@permafrost/core/store'
+export type {
+  ChatLLM,
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  ChatTask,
+  JsonSchema,
+  ResponseFormat,
+} from './ports/chat-llm.js';
+export type { Clock, IdGen } from './ports/clock.js';
+export type { Embedder } from './ports/embedder.js';
+export type { LogEvent, Logger } from './ports/logger.js';
+export type { MemoryStore, StoreCapabilities } from './ports/memory-store.js';
+export type { Meter, MeterRecord, MeterSnapshot, PurposeTotals } from './ports/meter.js';
+export type { Reranker } from './ports/reranker.js';

@@ -1,5 +1,5 @@
 import type { Fact, SourceRef } from '@permafrost/core';
-import { jumpLink } from '@permafrost/core/recall';
+import { jumpLink } from '@permafrost/core';
 
 /** The link of a fact's primary source (or its first), or null when it has none (manual facts). */
 export function factSourceLink(fact: Pick<Fact, 'guildId' | 'sources'>): string | null {

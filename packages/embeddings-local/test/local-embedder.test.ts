@@ -2,7 +2,8 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheEmbedder, cosine, type Embedder, ErrorCode, MemoryError } from '@permafrost/core';
+import { cacheEmbedder, type Embedder, ErrorCode, MemoryError } from '@permafrost/core';
+import { cosine } from '@permafrost/core/store';
 import {
   createEmbedderFromConfig,
   createLocalEmbedder,

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHashingEmbedder, dot, type Embedder } from '@permafrost/core';
+import { createHashingEmbedder, type Embedder } from '@permafrost/core';
+import { dot } from '@permafrost/core/internal';
 import {
   candidateFolders,
   createLocalEmbedder,

@@ -1,4 +1,5 @@
-import type { Fact, FactHistoryEntry, Link, MemoryStore, StoredMessage, VectorItem } from '@permafrost/core';
+import type { Fact, FactHistoryEntry, Link, MemoryStore, StoredMessage } from '@permafrost/core';
+import type { VectorItem } from '@permafrost/core/store';
 import { makeFact as baseFact } from '@permafrost/core/testing';
 
 /** Fixed base instant for every fixture; tests move time explicitly. */

@@ -1,4 +1,4 @@
-import { registerStoreFactory } from '@permafrost/core';
+import { registerStoreFactory } from '@permafrost/core/store';
 import { openMongoStore } from './mongo-store.js';
 
 export type { ServerProfile } from './mongo-context.js';

@@ -1,4 +1,4 @@
-import { type Bm25Doc, rankBm25 } from '@permafrost/core';
+import { type Bm25Doc, rankBm25 } from '@permafrost/core/store';
 import type { ClientSession, Collection, Document } from 'mongodb';
 import type { MongoContext, RawDoc } from './mongo-context.js';
 

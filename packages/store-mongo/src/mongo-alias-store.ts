@@ -1,4 +1,5 @@
-import type { Alias, AliasStore } from '@permafrost/core';
+import type { Alias } from '@permafrost/core';
+import type { AliasStore } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { DELETE } from './doc-guard.js';
 import type { MongoContext } from './mongo-context.js';

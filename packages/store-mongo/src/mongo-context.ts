@@ -1,4 +1,5 @@
-import { type Logger, ScopeGate } from '@permafrost/core';
+import type { Logger } from '@permafrost/core';
+import { ScopeGate } from '@permafrost/core/store';
 import type {
   AnyBulkWriteOperation,
   ClientSession,

@@ -1,3 +1,4 @@
+import type { StoredMessage } from '@permafrost/core';
 import type {
   ActiveMode,
   ActiveModeStore,
@@ -5,8 +6,7 @@ import type {
   ConversationStore,
   MessageTextHit,
   ReplyClaimStore,
-  StoredMessage,
-} from '@permafrost/core';
+} from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import {
   CORPUS_STATS_TTL_MS,

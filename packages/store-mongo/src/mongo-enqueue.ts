@@ -1,4 +1,5 @@
-import type { EnqueueOutcome, StoredMessage } from '@permafrost/core';
+import type { StoredMessage } from '@permafrost/core';
+import type { EnqueueOutcome } from '@permafrost/core/store';
 import { insertTolerant } from './doc-guard.js';
 import { changeBuckets, findBuckets } from './mongo-buckets.js';
 import { type MongoContext, raw } from './mongo-context.js';

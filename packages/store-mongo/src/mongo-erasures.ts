@@ -1,4 +1,4 @@
-import type { Erasure, ErasureInput } from '@permafrost/core';
+import type { Erasure, ErasureInput } from '@permafrost/core/store';
 import type { MongoContext } from './mongo-context.js';
 import { docKey, requireId, requireString, validDate } from './mongo-keys.js';
 

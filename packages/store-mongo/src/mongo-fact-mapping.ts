@@ -1,11 +1,5 @@
-import {
-  type Fact,
-  type FactHistoryEntry,
-  type FactPatch,
-  indexTerms,
-  isActive,
-  type SourceRef,
-} from '@permafrost/core';
+import { type Fact, type FactHistoryEntry, type FactPatch, isActive, type SourceRef } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import { ObjectId } from 'mongodb';
 import type { FactDoc, HistoryDoc, SourceDoc } from './mongo-docs.js';
 import { docKey, finite, nullableDate, requireId, requireString, validDate } from './mongo-keys.js';

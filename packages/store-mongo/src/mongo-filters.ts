@@ -1,4 +1,4 @@
-import type { FactFilter, FactValidity } from '@permafrost/core';
+import type { FactFilter, FactValidity } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import type { FactDoc } from './mongo-docs.js';
 import { requireId, requireIds, validDate } from './mongo-keys.js';

@@ -1,12 +1,5 @@
-import type {
-  Digest,
-  ErasureInput,
-  GovernanceRoles,
-  GuildSnapshot,
-  GuildStats,
-  ImportCounts,
-  PurgeReport,
-} from '@permafrost/core';
+import type { Digest, GuildSnapshot, GuildStats, PurgeReport } from '@permafrost/core';
+import type { ErasureInput, GovernanceRoles, ImportCounts } from '@permafrost/core/store';
 import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
 import type { MongoContext } from './mongo-context.js';
 import { MongoErasureLog } from './mongo-erasures.js';

@@ -1,13 +1,5 @@
-import type {
-  Entity,
-  EntityUpsert,
-  GraphStore,
-  Link,
-  LinksForNodesOptions,
-  NodeRef,
-  Relation,
-  RelationUpsert,
-} from '@permafrost/core';
+import type { Entity, Link, NodeRef, Relation } from '@permafrost/core';
+import type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from '@permafrost/core/store';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { insertTolerant } from './doc-guard.js';
 import { type MongoContext, type RawDoc, raw } from './mongo-context.js';

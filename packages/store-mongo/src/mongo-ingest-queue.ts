@@ -1,5 +1,5 @@
+import type { BatchKey, StoredMessage } from '@permafrost/core';
 import type {
-  BatchKey,
   ClaimRequest,
   ClaimResult,
   DueKeysQuery,
@@ -8,8 +8,7 @@ import type {
   FailResult,
   IngestQueue,
   QueueCounts,
-  StoredMessage,
-} from '@permafrost/core';
+} from '@permafrost/core/store';
 import { bucketsById, findBuckets } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-docs.js';

@@ -1,4 +1,5 @@
-import { indexTerms, type StoredMessage } from '@permafrost/core';
+import type { StoredMessage } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import type { MessageDoc } from './mongo-docs.js';
 import { docKey, finite, nullableDate, requireId, requireString, validDate } from './mongo-keys.js';
 

@@ -1,4 +1,4 @@
-import type { ActiveMode } from '@permafrost/core';
+import type { ActiveMode } from '@permafrost/core/store';
 import { DELETE } from './doc-guard.js';
 import type { MongoContext } from './mongo-context.js';
 import type { ModeDoc } from './mongo-docs.js';

@@ -1,4 +1,4 @@
-import type { FailRequest, FailResult } from '@permafrost/core';
+import type { FailRequest, FailResult } from '@permafrost/core/store';
 import { DELETE, insertTolerant, type Outcome } from './doc-guard.js';
 import { type Bucket, changeBucket, findBuckets } from './mongo-buckets.js';
 import { type MongoContext, raw } from './mongo-context.js';

@@ -1,4 +1,4 @@
-import { indexTerms } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import type { MongoContext } from './mongo-context.js';
 import type { FactDoc, MessageDoc } from './mongo-docs.js';
 import { messageTerms } from './mongo-message-mapping.js';

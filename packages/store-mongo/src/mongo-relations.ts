@@ -1,11 +1,5 @@
-import {
-  type NodeRef,
-  newRelation,
-  type Polarity,
-  type Relation,
-  type RelationUpsert,
-  reinforceRelation,
-} from '@permafrost/core';
+import type { NodeRef, Polarity, Relation } from '@permafrost/core';
+import { newRelation, type RelationUpsert, reinforceRelation } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { DELETE } from './doc-guard.js';
 import type { MongoContext } from './mongo-context.js';

@@ -1,4 +1,5 @@
-import type { GuildSnapshot, ImportCounts } from '@permafrost/core';
+import type { GuildSnapshot } from '@permafrost/core';
+import type { ImportCounts } from '@permafrost/core/store';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
 import { guildAliases, writeAliases } from './mongo-alias-store.js';

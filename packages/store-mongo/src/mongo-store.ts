@@ -1,11 +1,5 @@
-import {
-  conversationRoles,
-  ErrorCode,
-  governanceRoles,
-  MemoryError,
-  type MemoryStore,
-  type StoreCapabilities,
-} from '@permafrost/core';
+import { ErrorCode, MemoryError, type MemoryStore, type StoreCapabilities } from '@permafrost/core';
+import { conversationRoles, governanceRoles } from '@permafrost/core/store';
 import { MongoClient } from 'mongodb';
 import { insertTolerant } from './doc-guard.js';
 import { MongoAliasStore } from './mongo-alias-store.js';

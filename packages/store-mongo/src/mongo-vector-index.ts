@@ -1,13 +1,12 @@
+import { ErrorCode, MemoryError } from '@permafrost/core';
 import {
   cosine,
-  ErrorCode,
-  MemoryError,
   type VectorHit,
   type VectorIndex,
   type VectorItem,
   type VectorKind,
   type VectorQuery,
-} from '@permafrost/core';
+} from '@permafrost/core/store';
 import { Binary, type Collection, type Document } from 'mongodb';
 import { insertTolerant } from './doc-guard.js';
 import { type MongoContext, raw } from './mongo-context.js';

@@ -1,4 +1,5 @@
-import type { Logger, VectorHit } from '@permafrost/core';
+import type { Logger } from '@permafrost/core';
+import type { VectorHit } from '@permafrost/core/store';
 import { Binary, type Collection, type Document } from 'mongodb';
 import type { VectorDoc } from './mongo-docs.js';
 

@@ -1,4 +1,4 @@
-import type { VectorHit } from '@permafrost/core';
+import type { VectorHit } from '@permafrost/core/store';
 
 const before = (a: VectorHit, b: VectorHit) => a.score > b.score || (a.score === b.score && a.id < b.id);
 

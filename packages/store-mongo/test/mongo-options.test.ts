@@ -1,4 +1,4 @@
-import { getStoreFactory } from '@permafrost/core';
+import { getStoreFactory } from '@permafrost/core/internal';
 import { createMongoStore, dbNameFromUrl } from '@permafrost/store-mongo';
 import { describe, expect, it } from 'vitest';
 

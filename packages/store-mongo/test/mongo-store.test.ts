@@ -1,4 +1,5 @@
-import { type LogEvent, MemoryError, resolveStoreFactory } from '@permafrost/core';
+import { type LogEvent, MemoryError } from '@permafrost/core';
+import { resolveStoreFactory } from '@permafrost/core/internal';
 import { G1, makeFact, makeMessage } from '@permafrost/store-conformance';
 import { createMongoStore, type MongoMemoryStore } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';

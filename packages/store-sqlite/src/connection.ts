@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { ErrorCode, type Logger, MemoryError, type ScopeGate } from '@permafrost/core';
+import { ErrorCode, type Logger, MemoryError } from '@permafrost/core';
+import type { ScopeGate } from '@permafrost/core/store';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { closedError, toStoreError } from './errors.js';

@@ -1,4 +1,4 @@
-import type { Erasure, ErasureInput } from '@permafrost/core';
+import type { Erasure, ErasureInput } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { date } from './rows/codec.js';
 

@@ -1,4 +1,5 @@
-import { type Fact, type FactHistoryEntry, indexTerms } from '@permafrost/core';
+import type { Fact, FactHistoryEntry } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { FACT_COLUMNS, type FactRow, factParams, historyParams } from './rows/fact-row.js';
 import { ftsDocument } from './sql/fts-query.js';

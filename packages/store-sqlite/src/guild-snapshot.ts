@@ -1,4 +1,5 @@
-import type { Digest, GuildSnapshot, ImportCounts, Relation } from '@permafrost/core';
+import type { Digest, GuildSnapshot, Relation } from '@permafrost/core';
+import type { ImportCounts } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
 import { isUniqueViolation } from './errors.js';

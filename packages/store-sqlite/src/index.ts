@@ -1,4 +1,5 @@
-import { registerStoreFactory, sqlitePath } from '@permafrost/core';
+import { sqlitePath } from '@permafrost/core/internal';
+import { registerStoreFactory } from '@permafrost/core/store';
 import { createSqliteStore } from './sqlite-store.js';
 
 export { type DiagnosticCheck, diagnoseSqlite } from './diagnose.js';

@@ -1,4 +1,5 @@
-import { indexTerms, type StoredMessage } from '@permafrost/core';
+import type { StoredMessage } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { MESSAGE_COLUMNS, type MessageRow, messageFromRow, messageParams } from './rows/message-row.js';
 import { ftsDocument } from './sql/fts-query.js';

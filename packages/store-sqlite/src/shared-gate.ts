@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ScopeGate } from '@permafrost/core';
+import { ScopeGate } from '@permafrost/core/store';
 
 /** State of one `transaction()` scope: work to run once its COMMIT has succeeded. */
 export interface TxScope {

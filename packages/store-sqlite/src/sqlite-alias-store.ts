@@ -1,4 +1,5 @@
-import type { Alias, AliasStore } from '@permafrost/core';
+import type { Alias } from '@permafrost/core';
+import type { AliasStore } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { date, idList } from './rows/codec.js';
 

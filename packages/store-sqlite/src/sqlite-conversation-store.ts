@@ -1,3 +1,4 @@
+import type { StoredMessage } from '@permafrost/core';
 import type {
   ActiveMode,
   ActiveModeStore,
@@ -5,8 +6,7 @@ import type {
   ConversationStore,
   MessageTextHit,
   ReplyClaimStore,
-  StoredMessage,
-} from '@permafrost/core';
+} from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';

@@ -1,16 +1,18 @@
 import {
   ErrorCode,
   type Fact,
-  type FactFilter,
   type FactHistoryEntry,
   type FactPatch,
-  type FactStore,
-  type ListFactsOptions,
   MemoryError,
   type Page,
-  type TextHit,
-  type UpdateFactOptions,
 } from '@permafrost/core';
+import type {
+  FactFilter,
+  FactStore,
+  ListFactsOptions,
+  TextHit,
+  UpdateFactOptions,
+} from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { isUniqueViolation } from './errors.js';
 import type { FactTable } from './fact-table.js';

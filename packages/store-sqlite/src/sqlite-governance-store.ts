@@ -1,14 +1,5 @@
-import type {
-  Digest,
-  ErasureInput,
-  FactScope,
-  GovernanceRoles,
-  GuildSnapshot,
-  GuildStats,
-  ImportCounts,
-  MemoryTier,
-  PurgeReport,
-} from '@permafrost/core';
+import type { Digest, FactScope, GuildSnapshot, GuildStats, MemoryTier, PurgeReport } from '@permafrost/core';
+import type { ErasureInput, GovernanceRoles, ImportCounts } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { ErasureTable } from './erasure-table.js';
 import type { GuildSnapshots } from './guild-snapshot.js';

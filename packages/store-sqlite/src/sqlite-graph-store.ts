@@ -1,15 +1,12 @@
+import type { Entity, Link, NodeRef, Relation } from '@permafrost/core';
 import {
-  type Entity,
   type EntityUpsert,
   type GraphStore,
-  type Link,
   type LinksForNodesOptions,
-  type NodeRef,
   newRelation,
-  type Relation,
   type RelationUpsert,
   reinforceRelation,
-} from '@permafrost/core';
+} from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
 import type { RelationTable } from './relation-table.js';

@@ -1,10 +1,5 @@
-import {
-  conversationRoles,
-  governanceRoles,
-  type Logger,
-  type MemoryStore,
-  type StoreCapabilities,
-} from '@permafrost/core';
+import type { Logger, MemoryStore, StoreCapabilities } from '@permafrost/core';
+import { conversationRoles, governanceRoles } from '@permafrost/core/store';
 import { backupSqlite } from './backup.js';
 import { SqliteConnection } from './connection.js';
 import { EntityTable } from './entity-table.js';

@@ -1,4 +1,4 @@
-import type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from '@permafrost/core';
+import type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { VecTable } from './vec-table.js';
 

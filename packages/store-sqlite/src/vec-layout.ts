@@ -1,4 +1,4 @@
-import type { VectorKind } from '@permafrost/core';
+import type { VectorKind } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 
 /**

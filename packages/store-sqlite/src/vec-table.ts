@@ -1,11 +1,5 @@
-import {
-  ErrorCode,
-  MemoryError,
-  type VectorHit,
-  type VectorItem,
-  type VectorKind,
-  type VectorQuery,
-} from '@permafrost/core';
+import { ErrorCode, MemoryError } from '@permafrost/core';
+import type { VectorHit, VectorItem, VectorKind, VectorQuery } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { idList } from './rows/codec.js';
 import { rawRows } from './rows/raw.js';

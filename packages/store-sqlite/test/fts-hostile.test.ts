@@ -1,4 +1,4 @@
-import { queryTerms } from '@permafrost/core';
+import { queryTerms } from '@permafrost/core/store';
 import { G1, makeFact, makeMessage } from '@permafrost/store-conformance';
 import { createSqliteStore, ftsMatchExpression } from '@permafrost/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

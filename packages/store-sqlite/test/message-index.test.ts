@@ -1,4 +1,4 @@
-import { indexTerms } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import { G1, makeMessage } from '@permafrost/store-conformance';
 import { createSqliteStore } from '@permafrost/store-sqlite';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { indexTerms, type StoredMessage } from '@permafrost/core';
+import type { StoredMessage } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import { G1, makeFact, makeMessage } from '@permafrost/store-conformance';
 import {
   createSqliteStore,

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { indexTerms } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import {
   at,
   G1,

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getStoreFactory, resolveStoreFactory } from '@permafrost/core';
+import { getStoreFactory, resolveStoreFactory } from '@permafrost/core/internal';
 import { G1, makeFact, makeMessage } from '@permafrost/store-conformance';
 import { createSqliteStore, SQLITE_CAPABILITIES } from '@permafrost/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

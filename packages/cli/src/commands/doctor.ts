@@ -1,4 +1,5 @@
-import { MemoryError, sqlitePath } from '@permafrost/core';
+import { MemoryError } from '@permafrost/core';
+import { sqlitePath } from '@permafrost/core/internal';
 import { diagnoseSqlite } from '@permafrost/store-sqlite';
 import { openMemory, storageUrl, str } from '../context.js';
 import { ExitCode } from '../exit-codes.js';

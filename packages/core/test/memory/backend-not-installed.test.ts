@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemory, ErrorCode, getStoreFactory, MemoryError } from '../../src/index.js';
+import { createMemory, ErrorCode, MemoryError } from '../../src/index.js';
+import { getStoreFactory } from '../../src/internal.js';
 
 // Core does not depend on the store packages or on embeddings-local, so from core's own folder
 // (and from the repository root, the working directory) none of them resolves: exactly what an

@@ -1,5 +1,4 @@
-import type { Fact } from '@permafrost/core';
-import type { RelationEdge, SharedEntity } from '@permafrost/core/recall';
+import type { Fact, RelationEdge, SharedEntity } from '@permafrost/core';
 import { escapeMarkdown, userMention } from 'discord.js';
 import { factSourceLink } from '../jump-link.js';
 

@@ -1,5 +1,4 @@
-import type { Memory } from '@permafrost/core';
-import type { PromptContext } from '@permafrost/core/recall';
+import type { Memory, PromptContext } from '@permafrost/core';
 import type { Message, MessageMentionOptions } from 'discord.js';
 import { memoryGuildId } from '../message-event.js';
 import { splitMessage } from '../text/split-message.js';

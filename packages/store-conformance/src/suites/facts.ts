@@ -1,4 +1,4 @@
-import { indexTerms, queryTerms } from '@permafrost/core';
+import { indexTerms, queryTerms } from '@permafrost/core/store';
 import { describe, expect, it } from 'vitest';
 import {
   at,

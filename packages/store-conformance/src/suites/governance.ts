@@ -1,4 +1,5 @@
-import { indexTerms, type MemoryStore } from '@permafrost/core';
+import type { MemoryStore } from '@permafrost/core';
+import { indexTerms } from '@permafrost/core/store';
 import { describe, expect, it } from 'vitest';
 import {
   at,

@@ -1,4 +1,5 @@
-import { type NodeRef, relationBaseWeight } from '@permafrost/core';
+import type { NodeRef } from '@permafrost/core';
+import { relationBaseWeight } from '@permafrost/core/store';
 import { describe, expect, it } from 'vitest';
 import { at, type ConformanceOptions, days, G1, G2, makeFact, makeLink, withStore } from '../fixtures.js';
 

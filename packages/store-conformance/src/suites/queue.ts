@@ -1,4 +1,4 @@
-import { SERVER_KEY } from '@permafrost/core';
+import { SERVER_KEY } from '@permafrost/core/store';
 import { describe, expect, it } from 'vitest';
 import { at, type ConformanceOptions, G1, G2, makeMessage, withStore } from '../fixtures.js';
 

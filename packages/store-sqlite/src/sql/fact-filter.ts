@@ -1,4 +1,4 @@
-import type { FactFilter, FactValidity } from '@permafrost/core';
+import type { FactFilter, FactValidity } from '@permafrost/core/store';
 import { idList } from '../rows/codec.js';
 
 export interface SqlPart {

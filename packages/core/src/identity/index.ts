@@ -1,1 +1,0 @@
-export { aliasRank, aliasWeight, isValidAlias, looksLikeSnowflake, normalizeAlias } from './aliases.js';

@@ -1,0 +1,62 @@
+// '@permafrost/core/store': what a storage backend implements and the helpers it uses. A store is
+// correct when it passes @permafrost/store-conformance; docs/writing-a-store.md walks through it.
+
+export { ScopeGate } from './adapters/shared/async-scope.js';
+// Helpers: one object serving several roles, transaction scopes, rules every store applies the same way
+export {
+  conversationRoles,
+  type GovernanceRoles,
+  governanceRoles,
+} from './adapters/shared/store-roles.js';
+// Registering a backend for a storage URL scheme (`createMemory({ storage: '<scheme>://…' })`)
+export { registerStoreFactory } from './composition/store-registry.js';
+export { cosine } from './math/vector-math.js';
+export { SERVER_KEY } from './model/message.js';
+export {
+  MAX_EVIDENCE,
+  newRelation,
+  reinforceRelation,
+  relationBaseWeight,
+} from './model/relation-rules.js';
+// The ports
+export type { ActiveMode, ActiveModeStore } from './ports/active-mode-store.js';
+export type { AliasStore } from './ports/alias-store.js';
+export type { BudgetStore } from './ports/budget-store.js';
+export type { ConsentStore } from './ports/consent-store.js';
+export type { ChannelStats, ConversationStore, MessageTextHit } from './ports/conversation-store.js';
+export type { CursorStore } from './ports/cursor-store.js';
+export type { DigestStore } from './ports/digest-store.js';
+export type { Erasure, ErasureInput, ErasureLog } from './ports/erasure-log.js';
+export type {
+  FactFilter,
+  FactOrder,
+  FactStore,
+  FactValidity,
+  ListFactsOptions,
+  TextHit,
+  UpdateFactOptions,
+} from './ports/fact-store.js';
+export type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from './ports/graph-store.js';
+export type { GuildAdminStore, ImportCounts } from './ports/guild-admin-store.js';
+export type {
+  ClaimRequest,
+  ClaimResult,
+  DueKeysQuery,
+  EnqueueOutcome,
+  FailRequest,
+  FailResult,
+  IngestQueue,
+  QueueCounts,
+} from './ports/ingest-queue.js';
+export {
+  defaultCapabilities,
+  type MemoryStore,
+  type StoreCapabilities,
+  type StoreFactory,
+  type StoreFactoryOptions,
+} from './ports/memory-store.js';
+export type { MetaStore } from './ports/meta-store.js';
+export type { ReplyClaimStore } from './ports/reply-claim-store.js';
+export type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from './ports/vector-index.js';
+export { indexTerms, normalizeText, queryTerms } from './text/analyze.js';
+export { Bm25Corpus, type Bm25Doc, rankBm25 } from './text/bm25.js';

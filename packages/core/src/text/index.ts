@@ -1,3 +1,0 @@
-export { indexTerms, normalizeText, queryTerms, tokenize } from './analyze.js';
-export { porterStem } from './porter-stemmer.js';
-export { STOPWORDS } from './stopwords.js';
