@@ -18,8 +18,14 @@ export function exportsOf(file, seen = new Set()) {
     for (const e of exportsOf(target, seen)) out.push(m[1] ? { ...e, type: true } : e);
   }
   for (const m of code.matchAll(/export\s+(type\s+)?\{([^}]*)\}(\s*from\s*'[^']+')?/g)) {
-    for (const part of m[2].split(',').map((s) => s.trim()).filter(Boolean)) {
-      const name = part.replace(/^type\s+/, '').split(/\s+as\s+/).pop();
+    for (const part of m[2]
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      const name = part
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop();
       out.push({ name, type: Boolean(m[1]) || part.startsWith('type ') });
     }
   }

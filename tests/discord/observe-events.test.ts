@@ -224,14 +224,14 @@ describe('setupDiscordMemory: members and lifecycle', () => {
   it('a failing handler is logged without content and the client keeps working', async () => {
     const events: LogEvent[] = [];
     h = await startHarness({ setup: { logger: (e) => events.push(e) } });
-    const real = h.memory.observe.bind(h.memory);
-    h.memory.observe = async () => {
+    const real = h.memory.observeMany.bind(h.memory);
+    h.memory.observeMany = async () => {
       throw new Error('storage exploded');
     };
     h.emu.sendMessage({ channelId: ids.general, authorId: ids.bob, content: 'secret words here' });
     await vi.waitFor(() => expect(events.map((e) => e.event)).toContain('discord.handler_failed'));
     expect(JSON.stringify(events.map(({ error: _e, ...rest }) => rest))).not.toContain('secret');
-    h.memory.observe = real;
+    h.memory.observeMany = real;
     const next = h.emu.sendMessage({ channelId: ids.general, authorId: ids.bob, content: 'still listening' });
     await waitForStored(h, ids.bob, next.id);
     expect(h.emu.errors).toEqual([]);
@@ -280,5 +280,53 @@ describe('setupDiscordMemory: members and lifecycle', () => {
     expect(
       await h.memory.conversation.threadHistory({ guildId: `dm:${ids.bob}`, channelId: dmChannel }),
     ).toEqual([]);
+  });
+});
+
+describe('setupDiscordMemory: bursts share observeMany calls', () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  async function burst(setup: { observeBatchSize?: number }) {
+    h = await startHarness({ setup });
+    const spy = vi.spyOn(h.memory, 'observeMany');
+    const sent = Array.from({ length: 40 }, (_, i) =>
+      h.emu.sendMessage({
+        channelId: ids.general,
+        authorId: ids.alice,
+        content: `burst message number ${i}`,
+      }),
+    );
+    await vi.waitFor(
+      async () => {
+        if ((await storedMessages(h, ids.alice)).length < sent.length) throw new Error('not all stored yet');
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    await h.handle.idle();
+    const calls = spy.mock.calls.map(([events]) => events.map((e) => e.messageId));
+    expect(calls.flat()).toEqual(sent.map((m) => m.id));
+    return calls.map((c) => c.length);
+  }
+
+  it('a burst goes out in fewer calls than messages, in order', async () => {
+    const sizes = await burst({});
+    expect(sizes.length).toBeLessThan(40);
+    expect(Math.max(...sizes)).toBeGreaterThan(1);
+  });
+
+  it('observeBatchSize caps the messages per call (1: one call per message)', async () => {
+    expect(await burst({ observeBatchSize: 1 })).toEqual(Array(40).fill(1));
+  });
+
+  it('refuses an observeBatchSize outside 1–1000', async () => {
+    h = await startHarness();
+    const { setupDiscordMemory } = await import('@permafrost/discord');
+    for (const observeBatchSize of [0, 1001, 2.5])
+      expect(() => setupDiscordMemory(h.client, h.memory, { observeBatchSize })).toThrow(
+        expect.objectContaining({ code: 'CONFIG_INVALID' }),
+      );
   });
 });

@@ -12,6 +12,12 @@ export interface DiscordMemoryOptions {
   readonly observeDMs?: boolean;
   /** Observe message edits (default true). */
   readonly observeEdits?: boolean;
+  /**
+   * Most messages per `memory.observeMany` call (1–1000, default 100). A message is written at once
+   * when no write is in flight; messages arriving during a write share the next call (one store
+   * transaction). 1 writes every message on its own.
+   */
+  readonly observeBatchSize?: number;
   /** What happens to a member's memory when they leave a guild (default `keep`). */
   readonly onMemberLeave?: 'keep' | 'purge';
   /** Registers every member's username and display name as aliases when the client is ready. */

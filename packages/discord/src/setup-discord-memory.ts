@@ -1,4 +1,4 @@
-import type { Memory } from '@permafrost/core';
+import { ErrorCode, type Memory, MemoryError } from '@permafrost/core';
 import {
   type Client,
   Events,
@@ -15,6 +15,7 @@ import { backfillGuildAliases } from './member-backfill.js';
 import { forgetDeleted } from './message-deletion.js';
 import { displayNameOf, toMessageEvent } from './message-event.js';
 import { guildAllowed, shouldObserve } from './message-filter.js';
+import { ObserveBatcher } from './observe-batcher.js';
 import type { DiscordMemoryOptions } from './options.js';
 
 /** What `setupDiscordMemory` returns: detach the listeners and wait for work in flight. */
@@ -40,14 +41,20 @@ export function setupDiscordMemory(
 ): DiscordMemoryHandle {
   const guard = new HandlerGuard(options.logger);
 
+  const batchSize = options.observeBatchSize ?? 100;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 1000)
+    throw new MemoryError(ErrorCode.CONFIG_INVALID, 'observeBatchSize: must be an integer from 1 to 1000');
+  const batcher = new ObserveBatcher(memory, batchSize, (receipts) => {
+    for (const receipt of receipts)
+      if (receipt.status === 'rejected')
+        guard.log('warn', 'discord.observe_rejected', {
+          messageId: receipt.messageId,
+          reason: receipt.reason,
+        });
+  });
   const observe = async (message: Message, edited: boolean) => {
     if (!shouldObserve(message, options)) return;
-    const receipt = await memory.observe(toMessageEvent(message, { edited }));
-    if (receipt.status === 'rejected')
-      guard.log('warn', 'discord.observe_rejected', {
-        messageId: receipt.messageId,
-        reason: receipt.reason,
-      });
+    await batcher.add(toMessageEvent(message, { edited }));
   };
 
   const onReady = (ready: Client<true>) =>

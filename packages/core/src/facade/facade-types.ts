@@ -36,7 +36,7 @@ export type {
 } from '../graph/graph-types.js';
 export type { IdentityService, RegisterAliasInput } from '../identity/identity-service.js';
 export type { Resolution, ResolutionBasis, ResolvedCandidate } from '../identity/resolution.js';
-export type { ObserveReceipt } from '../ingest/observe.js';
+export type { ObserveReceipt } from '../ingest/observe-receipts.js';
 export type { MaintenanceReport } from '../lifecycle/maintenance.js';
 export type { FactSearchInput, ListForSubjectInput } from '../recall/fact-search.js';
 export type {

@@ -26,11 +26,11 @@ import type { CitedReply, PromptContext } from '../context/prompt-context-types.
 import type { ContextInput, TwoTierContext } from '../conversation/context-service.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { refreshDigest } from '../ingest/digests.js';
-import type { ObserveReceipt } from '../ingest/observe.js';
-import { parseMessageEvent, rejectedReceipt } from '../ingest/observe.js';
+import { parseMessageEvent } from '../ingest/observe.js';
+import { type ObserveReceipt, rejectedReceipt } from '../ingest/observe-receipts.js';
 import type { GuildStats } from '../model/admin.js';
 import { RecallWarning } from '../model/enums.js';
-import { type MessageEventInput, messageEventSchema } from '../model/message.js';
+import { type MessageEvent, type MessageEventInput, messageEventSchema } from '../model/message.js';
 import { EventBus, type MemoryEvents, type MemoryEventType } from '../observability/events.js';
 import { MetricsRegistry } from '../observability/metrics.js';
 import type { RecallQueryInput } from '../recall/recall-query.js';
@@ -209,22 +209,36 @@ export class Memory {
       return rejectedReceipt(parsed.messageId, error);
     }
     const receipt = await started.observer.observe(started.rt.store, parsed);
-    if (receipt.status === 'accepted') this.#guilds.add(parsed.guildId);
+    this.#counted(receipt, parsed.guildId);
+    this.#metrics.observe('observe', performance.now() - t0);
+    return receipt;
+  }
+
+  #counted(receipt: ObserveReceipt, guildId: string): void {
+    if (receipt.status === 'accepted') this.#guilds.add(guildId);
     this.#metrics.inc(
       `observe{status="${receipt.status}"${receipt.reason ? `,reason="${receipt.reason}"` : ''}}`,
     );
-    this.#metrics.observe('observe', performance.now() - t0);
-    return receipt;
   }
 
   /** Observes messages in order; one receipt each. */
   async observeMany(events: readonly MessageEventInput[]): Promise<ObserveReceipt[]> {
     // Every event is validated before the first is stored: a bad one stores nothing.
-    parseInput(observeManySchema, events, 'observeMany').forEach((e, i) => {
-      parseInput(messageEventSchema, e, 'observeMany', [i]);
-    });
-    const receipts: ObserveReceipt[] = [];
-    for (const e of events) receipts.push(await this.observe(e));
+    const t0 = performance.now();
+    const parsed = parseInput(observeManySchema, events, 'observeMany').map((e, i) =>
+      parseInput(messageEventSchema, e, 'observeMany', [i]),
+    );
+    let started: Started;
+    try {
+      started = await this.#start();
+    } catch (error) {
+      this.#metrics.inc('observe{status="rejected"}', parsed.length);
+      return parsed.map((e) => rejectedReceipt(e.messageId, error));
+    }
+    const receipts = await started.observer.observeMany(started.rt.store, parsed);
+    for (const [i, receipt] of receipts.entries())
+      this.#counted(receipt, (parsed[i] as MessageEvent).guildId);
+    this.#metrics.observe('observe_many', performance.now() - t0);
     return receipts;
   }
 

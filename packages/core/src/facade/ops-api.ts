@@ -4,7 +4,7 @@ import type { Runtime } from '../composition/runtime.js';
 import { MemoryError } from '../errors/index.js';
 import { aliasWeight, isValidAlias, normalizeAlias } from '../identity/aliases.js';
 import type { IngestEngine } from '../ingest/engine.js';
-import { storageFailureDetail } from '../ingest/observe.js';
+import { storageFailureDetail } from '../ingest/observe-receipts.js';
 import { type MaintenanceReport, runMaintenance } from '../lifecycle/maintenance.js';
 import { AliasSource, HealthStatus } from '../model/enums.js';
 import { isActive } from '../model/fact.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MemoryConfig } from '../config/schema.js';
-import { ErrorCode, MemoryError } from '../errors/index.js';
+import { MemoryError } from '../errors/index.js';
 import { normalizeAlias } from '../identity/aliases.js';
 import {
   AliasSource,
@@ -13,43 +13,16 @@ import {
 import {
   MAX_CONTENT_CHARS,
   type MessageEvent,
-  type MessageEventInput,
   messageEventSchema,
   type StoredMessage,
 } from '../model/message.js';
 import type { Clock } from '../ports/clock.js';
+import type { EnqueueOutcome } from '../ports/ingest-queue.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { parseInput } from '../validation/index.js';
 import type { MemberRate } from './member-rate.js';
-
-export interface ObserveReceipt {
-  readonly messageId: string;
-  readonly status: ObserveStatus;
-  readonly reason: IgnoreReason | RejectReason | null;
-  /**
-   * With `storage_unavailable`: why, as `CODE: message` (error code and the library's message, which
-   * names paths and OS errors but never content), e.g. a database file that cannot be opened.
-   */
-  readonly detail?: string;
-}
-
-/** `CODE: message` of a storage failure for receipts and health reports (never content). */
-export function storageFailureDetail(error: unknown): string {
-  return MemoryError.is(error) ? `${error.code}: ${error.message}` : 'INTERNAL: unexpected storage failure';
-}
-
-/** The receipt of a message that could not be stored because of `error`. */
-export function rejectedReceipt(messageId: string, error: unknown): ObserveReceipt {
-  return MemoryError.is(error, ErrorCode.CLOSED)
-    ? { messageId, status: ObserveStatus.REJECTED, reason: RejectReason.CLOSED }
-    : {
-        messageId,
-        status: ObserveStatus.REJECTED,
-        reason: RejectReason.STORAGE_UNAVAILABLE,
-        detail: storageFailureDetail(error),
-      };
-}
+import { type ObserveReceipt, receipt, rejectedReceipt } from './observe-receipts.js';
 
 export interface ObserveDeps {
   readonly config: MemoryConfig;
@@ -76,16 +49,17 @@ export interface ObserveDeps {
   }) => Promise<unknown>;
 }
 
+/** An event of an `observeMany` call waiting for the batch write, with its receipt index. */
+interface Pending {
+  readonly index: number;
+  readonly event: MessageEvent;
+  readonly row: StoredMessage;
+}
+
 /** Validates a message event; the only error observe raises (SCHEMA_INVALID). */
 export function parseMessageEvent(input: unknown): MessageEvent {
   return parseInput(messageEventSchema, input, 'observe');
 }
-
-const receipt = (
-  messageId: string,
-  status: ObserveStatus,
-  reason: IgnoreReason | RejectReason | null = null,
-): ObserveReceipt => ({ messageId, status, reason });
 
 /**
  * The observe path: O(1), no model, no embedding. Decides ignore/reject from in-process state and
@@ -144,17 +118,111 @@ export class Observer {
     };
   }
 
-  async observe(store: MemoryStore, input: MessageEventInput): Promise<ObserveReceipt> {
-    const event = parseMessageEvent(input);
-    if (event.authorIsBot || this.#deps.isBot(event.authorId))
-      return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.BOT_AUTHOR);
+  /** Observes one validated event (see `parseMessageEvent`). */
+  async observe(store: MemoryStore, event: MessageEvent): Promise<ObserveReceipt> {
+    if (this.#fromBot(event)) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.BOT_AUTHOR);
     try {
       if (await store.consent.isOptedOut(event.guildId, event.authorId))
         return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
     } catch (error) {
       return this.#rejected(event, error);
     }
+    return this.#admit(store, event);
+  }
+
+  /**
+   * Observes validated events in order, one receipt each, with the same decisions as `observe`:
+   * one consent read per guild, and every new row (with its authors' names) written in one store
+   * transaction. An edit is applied on its own, after the rows before it.
+   */
+  async observeMany(store: MemoryStore, events: readonly MessageEvent[]): Promise<ObserveReceipt[]> {
+    const receipts: ObserveReceipt[] = new Array(events.length);
+    const optedOut = new Map<string, ReadonlySet<string>>();
+    try {
+      for (const guildId of new Set(events.map((e) => e.guildId)))
+        optedOut.set(guildId, new Set(await store.consent.optedOutUsers(guildId)));
+    } catch (error) {
+      return events.map((e) => this.#rejected(e, error));
+    }
+    let batch: Pending[] = [];
+    for (const [index, event] of events.entries()) {
+      if (this.#fromBot(event))
+        receipts[index] = receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.BOT_AUTHOR);
+      else if (optedOut.get(event.guildId)?.has(event.authorId))
+        receipts[index] = receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
+      else if (event.edited) {
+        await this.#writeBatch(store, batch, receipts);
+        batch = [];
+        receipts[index] = await this.#admit(store, event);
+      } else {
+        const prepared = this.#admissible(event);
+        if ('kind' in prepared) batch.push({ index, event, row: prepared });
+        else receipts[index] = prepared;
+      }
+    }
+    await this.#writeBatch(store, batch, receipts);
+    return receipts;
+  }
+
+  #fromBot(event: MessageEvent): boolean {
+    return event.authorIsBot || this.#deps.isBot(event.authorId);
+  }
+
+  /** `prepare` plus the member's rate (edits are exempt): a receipt, or the row to store. */
+  #admissible(event: MessageEvent): ObserveReceipt | StoredMessage {
     const prepared = this.prepare(event);
+    if (!('kind' in prepared)) return prepared;
+    // One member's flood spends that member's share only: it never takes another member's room.
+    const { rate, clock } = this.#deps;
+    if (!event.edited && rate && !rate.take(prepared.guildId, prepared.authorId, clock.now()))
+      return receipt(prepared.messageId, ObserveStatus.REJECTED, RejectReason.MEMBER_OVER_RATE);
+    return prepared;
+  }
+
+  /** Rows of `batch` in one transaction (names included); receipts written at their indexes. */
+  async #writeBatch(
+    store: MemoryStore,
+    batch: readonly Pending[],
+    receipts: ObserveReceipt[],
+  ): Promise<void> {
+    if (batch.length === 0) return;
+    let outcomes: readonly EnqueueOutcome[];
+    try {
+      outcomes = await store.transaction(async () => {
+        const written = await store.queue.enqueueMany(
+          batch.map((p) => p.row),
+          this.#deps.config.observe.maxQueueDepthPerGuild,
+        );
+        for (const [i, p] of batch.entries())
+          if (written[i] === 'accepted') await this.#registerName(p.event);
+        return written;
+      });
+    } catch (error) {
+      for (const p of batch) receipts[p.index] = this.#rejected(p.event, error);
+      return;
+    }
+    for (const [i, p] of batch.entries()) {
+      const outcome = outcomes[i];
+      if (outcome === 'accepted') {
+        this.#deps.onStored?.(p.row);
+        receipts[p.index] = receipt(p.row.messageId, ObserveStatus.ACCEPTED);
+      } else if (outcome === 'duplicate') {
+        await this.#registerName(p.event).catch((error: unknown) =>
+          this.#deps.logger?.({ level: 'warn', event: 'observe.alias_failed', error }),
+        );
+        receipts[p.index] = receipt(p.row.messageId, ObserveStatus.IGNORED, IgnoreReason.DUPLICATE);
+      } else
+        receipts[p.index] = receipt(
+          p.row.messageId,
+          ObserveStatus.REJECTED,
+          RejectReason.QUEUE_OVER_CAPACITY,
+        );
+    }
+  }
+
+  /** After bot and consent checks: content decision, rate, and the write (or an edit's revision). */
+  async #admit(store: MemoryStore, event: MessageEvent): Promise<ObserveReceipt> {
+    const prepared = this.#admissible(event);
     if (!('kind' in prepared)) {
       // The old text must not outlive an edit that made the message one we would not store.
       if (event.edited && this.#deps.forgetEdited)
@@ -166,13 +234,6 @@ export class Observer {
       return prepared;
     }
     const row = prepared;
-    // One member's flood spends that member's share only: it never takes another member's room.
-    if (
-      !event.edited &&
-      this.#deps.rate &&
-      !this.#deps.rate.take(row.guildId, row.authorId, this.#deps.clock.now())
-    )
-      return receipt(row.messageId, ObserveStatus.REJECTED, RejectReason.MEMBER_OVER_RATE);
     try {
       const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);
       if (outcome === 'duplicate') {
