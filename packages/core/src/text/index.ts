@@ -1,3 +1,3 @@
-export { indexTerms, normalizeText, queryTerms, tokenize } from './analyze.js';
+export { ANALYZER_ID, indexTerms, normalizeText, queryTerms, tokenize } from './analyze.js';
 export { porterStem } from './porter-stemmer.js';
 export { STOPWORDS } from './stopwords.js';
