@@ -6,6 +6,7 @@ export {
   type CachedEmbedder,
   type CachedEmbedderOptions,
   cacheEmbedder,
+  DEFAULT_EMBEDDING_CACHE_BYTES,
 } from './embedding/cached-embedder.js';
 export {
   createHashingEmbedder,

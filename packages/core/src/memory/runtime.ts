@@ -131,8 +131,8 @@ export async function buildRuntime(
   const resolved = overrides.embedder ?? (await resolveEmbedder(config, overrides));
   const baseEmbedder = lifetime ? guardEmbedder(resolved, lifetime) : resolved;
   const embedder =
-    config.embeddingCacheEntries > 0
-      ? cacheEmbedder(baseEmbedder, { maxEntries: config.embeddingCacheEntries })
+    config.embeddingCacheBytes > 0
+      ? cacheEmbedder(baseEmbedder, { maxBytes: config.embeddingCacheBytes })
       : baseEmbedder;
   if (overrides.embedderCheck !== 'skip') await checkEmbedder(store, embedder);
   const { llm, smallLlm, meter, outcomes } = await resolveModels(config, overrides, lifetime);
