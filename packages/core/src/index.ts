@@ -45,10 +45,12 @@ export type {
 } from './runtime/events.js';
 export { memberSharesOf } from './runtime/member-rate.js';
 export {
+  type CounterName,
+  LATENCY_BUCKETS_SECONDS,
+  type LatencyName,
   type LatencySummary,
   MetricsRegistry,
   type MetricsSnapshot,
-  renderPrometheus,
 } from './runtime/metrics.js';
 export {
   getStoreFactory,

@@ -218,14 +218,19 @@ export class Memory {
     try {
       started = await this.#start();
     } catch (error) {
-      this.#metrics.inc('observe{status="rejected"}');
-      return rejectedReceipt(parsed.messageId, error);
+      const rejected = rejectedReceipt(parsed.messageId, error);
+      this.#metrics.inc('observe', {
+        status: rejected.status,
+        ...(rejected.reason ? { reason: rejected.reason } : {}),
+      });
+      return rejected;
     }
     const receipt = await started.observer.observe(started.rt.store, parsed);
     if (receipt.status === 'accepted') this.#guilds.add(parsed.guildId);
-    this.#metrics.inc(
-      `observe{status="${receipt.status}"${receipt.reason ? `,reason="${receipt.reason}"` : ''}}`,
-    );
+    this.#metrics.inc('observe', {
+      status: receipt.status,
+      ...(receipt.reason ? { reason: receipt.reason } : {}),
+    });
     this.#metrics.observe('observe', performance.now() - t0);
     return receipt;
   }
