@@ -195,13 +195,15 @@ export class MetricsRegistry {
   /** Sets the model-usage counters to the meter's totals (a reset meter starts them again from 0). */
   syncMeter(meter: PricedMeterSnapshot): void {
     for (const c of Object.values(this.#llm)) c.reset();
+    // a counter only goes up: a provider's odd usage numbers (negative, NaN) count as 0
+    const total = (v: number) => (Number.isFinite(v) && v > 0 ? v : 0);
     for (const [purpose, t] of Object.entries(meter.byPurpose)) {
       const labels = { purpose };
-      this.#llm.calls.inc(labels, t.calls);
-      this.#llm.failedCalls.inc(labels, t.failedCalls);
-      this.#llm.promptTokens.inc(labels, t.promptTokens);
-      this.#llm.completionTokens.inc(labels, t.completionTokens);
-      this.#llm.costUsd.inc(labels, t.costUsd);
+      this.#llm.calls.inc(labels, total(t.calls));
+      this.#llm.failedCalls.inc(labels, total(t.failedCalls));
+      this.#llm.promptTokens.inc(labels, total(t.promptTokens));
+      this.#llm.completionTokens.inc(labels, total(t.completionTokens));
+      this.#llm.costUsd.inc(labels, total(t.costUsd));
     }
   }
 

@@ -1,6 +1,6 @@
 import { register } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { LATENCY_BUCKETS_SECONDS } from '../../src/index.js';
+import { LATENCY_BUCKETS_SECONDS, MetricsRegistry } from '../../src/index.js';
 import { ALICE, CHANNEL, GUILD, harness, op, ops } from './helpers.js';
 
 interface Family {
@@ -162,5 +162,33 @@ describe('ops.metrics()', () => {
     expect(register.getMetricsAsArray()).toEqual([]);
     await a.memory.close();
     await b.memory.close();
+  });
+
+  it('model usage counters follow the token meter (a reset meter restarts them) and never go below 0', async () => {
+    const metrics = new MetricsRegistry();
+    const totals = {
+      calls: 2,
+      failedCalls: 1,
+      promptTokens: -5,
+      completionTokens: Number.NaN,
+      costUsd: 0.25,
+    };
+    const meter = (t: typeof totals) => ({
+      byPurpose: { extraction: { ...t, unpricedCalls: 0 } },
+      total: { ...t, unpricedCalls: 0 },
+    });
+    metrics.syncMeter(meter(totals));
+    let text = await metrics.prometheus();
+    expect(text).toContain('permafrost_llm_calls_total{purpose="extraction"} 2\n');
+    expect(text).toContain('permafrost_llm_failed_calls_total{purpose="extraction"} 1\n');
+    expect(text).toContain('permafrost_llm_prompt_tokens_total{purpose="extraction"} 0\n');
+    expect(text).toContain('permafrost_llm_completion_tokens_total{purpose="extraction"} 0\n');
+    expect(text).toContain('permafrost_llm_cost_usd_total{purpose="extraction"} 0.25\n');
+    metrics.syncMeter(meter({ ...totals, calls: 3 }));
+    expect(await metrics.prometheus()).toContain('permafrost_llm_calls_total{purpose="extraction"} 3\n');
+    metrics.syncMeter({ byPurpose: {}, total: meter(totals).total });
+    text = await metrics.prometheus();
+    expect(text).toContain('# TYPE permafrost_llm_calls_total counter');
+    expect(text).not.toContain('permafrost_llm_calls_total{');
   });
 });
