@@ -464,7 +464,7 @@ describe('configuration', () => {
           const config = (group ? { [group]: inner } : inner) as MemoryConfigInput;
           const known =
             group === undefined
-              ? ['storage', 'llm', 'embeddings', 'embeddingCacheEntries', ...groups].includes(k)
+              ? ['storage', 'llm', 'embeddings', 'embeddingCacheBytes', ...groups].includes(k)
               : false;
           if (known) return;
           if (group === 'budgets' && k === 'prices') return;

@@ -1,3 +1,5 @@
+import stringWidth from 'string-width';
+
 /** Terminal output helpers for the CLI (the only package allowed to write to the console). */
 export interface Output {
   line(text?: string): void;
@@ -14,6 +16,30 @@ export function plain(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '\ufffd');
 }
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * At most `max` terminal columns: wide characters (CJK, most emoji) take two, combining marks and
+ * joiners none. Longer text is cut between graphemes and ends with `…`.
+ */
+export function fitWidth(text: string, max: number): string {
+  if (stringWidth(text) <= max) return text;
+  let out = '';
+  let width = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
+    if (width + w > max - 1) break;
+    out += segment;
+    width += w;
+  }
+  return `${out}…`;
+}
+
+/** `text` followed by spaces up to `width` terminal columns. */
+export function padWidth(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - stringWidth(text)));
+}
+
 function cell(value: unknown, max = 60): string {
   if (value === null || value === undefined) return '';
   const text =
@@ -22,8 +48,7 @@ function cell(value: unknown, max = 60): string {
       : typeof value === 'object'
         ? JSON.stringify(value)
         : String(value);
-  const flat = plain(text);
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return fitWidth(plain(text), max);
 }
 
 /**
@@ -75,10 +100,12 @@ export function createOutput(
       }
       const cols = columns ?? Object.keys(rows[0] as object);
       const cells = rows.map((r) => cols.map((c) => cell(r[c])));
-      const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => (row[i] as string).length)));
+      const widths = cols.map((c, i) =>
+        Math.max(stringWidth(c), ...cells.map((row) => stringWidth(row[i] as string))),
+      );
       const fmt = (values: readonly string[]) =>
         values
-          .map((v, i) => v.padEnd(widths[i] as number))
+          .map((v, i) => padWidth(v, widths[i] as number))
           .join('  ')
           .trimEnd();
       const header = fmt(cols);

@@ -8,6 +8,7 @@ export {
   type CachedEmbedder,
   type CachedEmbedderOptions,
   cacheEmbedder,
+  DEFAULT_EMBEDDING_CACHE_BYTES,
 } from './adapters/embedding/cached-embedder.js';
 export { createHashingEmbedder, type HashingEmbedderOptions } from './adapters/embedding/hashing-embedder.js';
 export { createHeuristicLlm } from './adapters/heuristic/heuristic-llm.js';

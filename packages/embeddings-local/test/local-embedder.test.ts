@@ -358,7 +358,7 @@ describe('with core cacheEmbedder', () => {
       },
       close: () => local.close(),
     };
-    const cached = cacheEmbedder(counting, { maxEntries: 100 });
+    const cached = cacheEmbedder(counting, { maxBytes: 1024 * 1024 });
     expect(cached.id).toBe('local-all-MiniLM-L6-v2-q8');
     const first = await cached.embed(TEXTS.slice(0, 3));
     expect(cached.dimensions).toBe(8);

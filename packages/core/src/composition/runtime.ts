@@ -12,6 +12,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { Reranker } from '../ports/reranker.js';
+import { ANALYZER_ID } from '../text/analyze.js';
 import { type GuardedStore, guardStore } from './guarded-store.js';
 import { resolveEmbedder, resolveModels } from './models.js';
 import type { MemoryOverrides } from './overrides.js';
@@ -33,6 +34,7 @@ export interface Runtime {
 }
 
 const META_EMBEDDER = 'embedder.id';
+const META_ANALYZER = 'analyzer.id';
 
 /** Builds the store named by `storage` (or the override) with the queue/vector role overrides applied. */
 async function buildStore(
@@ -59,6 +61,15 @@ async function buildStore(
   };
 }
 
+/** Store metadata on a store opened read-only (inspection tools) is not written; other failures stand. */
+async function setMetaUnlessReadOnly(store: MemoryStore, key: string, value: string): Promise<void> {
+  try {
+    await store.meta.setMeta(key, value);
+  } catch (error) {
+    if (!MemoryError.is(error, ErrorCode.STORE_READ_ONLY)) throw error;
+  }
+}
+
 /**
  * Checks the embedder against stored vectors: a different vector length, or a different embedder
  * id while vectors exist, fails with DIMENSION_MISMATCH (run `permafrost reindex`).
@@ -81,12 +92,28 @@ export async function checkEmbedder(store: MemoryStore, embedder: Embedder): Pro
     );
   }
   if (recorded === embedder.id) return;
-  try {
-    await store.meta.setMeta(META_EMBEDDER, embedder.id);
-  } catch (error) {
-    // A store opened read-only (inspection tools) records nothing; every other failure stands.
-    if (!MemoryError.is(error, ErrorCode.STORE_READ_ONLY)) throw error;
+  await setMetaUnlessReadOnly(store, META_EMBEDDER, embedder.id);
+}
+
+/**
+ * Records which analyzer (`ANALYZER_ID`: tokens, stop words, irregular forms, stemmer) wrote the
+ * store's keyword terms. A store that has none recorded was written by the same analysis (the
+ * stemmer package stems every word as the earlier built-in stemmer did), so it is recorded as is.
+ * A different recorded id means stored terms were analysed differently: it is kept, and the logger
+ * gets `store.analyzer_changed` on every start, until a rebuild of the terms records the new id.
+ */
+export async function recordAnalyzer(store: MemoryStore, logger: Logger | undefined): Promise<void> {
+  const recorded = await store.meta.getMeta(META_ANALYZER);
+  if (recorded === ANALYZER_ID) return;
+  if (recorded !== null) {
+    logger?.({
+      level: 'warn',
+      event: 'store.analyzer_changed',
+      data: { recorded, current: ANALYZER_ID },
+    });
+    return;
   }
+  await setMetaUnlessReadOnly(store, META_ANALYZER, ANALYZER_ID);
 }
 
 /** Builds every adapter; `lifetime` ends when the memory closes (model calls in flight are aborted). */
@@ -100,11 +127,12 @@ export async function buildRuntime(
   const ids = overrides.idGen ?? createUlidIdGen(clock);
   const store = guardStore(await buildStore(config, overrides, logger), logger);
   await store.setup();
+  await recordAnalyzer(store, logger);
   const resolved = overrides.embedder ?? (await resolveEmbedder(config, overrides));
   const baseEmbedder = lifetime ? guardEmbedder(resolved, lifetime) : resolved;
   const embedder =
-    config.embeddingCacheEntries > 0
-      ? cacheEmbedder(baseEmbedder, { maxEntries: config.embeddingCacheEntries })
+    config.embeddingCacheBytes > 0
+      ? cacheEmbedder(baseEmbedder, { maxBytes: config.embeddingCacheBytes })
       : baseEmbedder;
   if (overrides.embedderCheck !== 'skip') await checkEmbedder(store, embedder);
   const { llm, smallLlm, meter, outcomes } = await resolveModels(config, overrides, lifetime);

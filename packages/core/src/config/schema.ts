@@ -316,8 +316,8 @@ export function makeConfigSchema(env: Env) {
       storage: storage.prefault(DEFAULT_STORAGE),
       llm: llm.prefault('heuristic'),
       embeddings: embeddings.prefault('hashing'),
-      /** LRU entries of the embedding cache wrapped around every embedder. */
-      embeddingCacheEntries: int(0, 10_000_000, 50_000),
+      /** Bytes of the LRU embedding cache wrapped around every embedder (0: off); default 32 MiB. */
+      embeddingCacheBytes: int(0, 16 * 1024 ** 3, 32 * 1024 ** 2),
       observe: observe.default(observe.parse({})),
       batching: batching.default(batching.parse({})),
       workers: workers.default(workers.parse({})),

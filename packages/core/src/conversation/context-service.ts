@@ -93,7 +93,7 @@ export class ContextService {
     const { metrics, config } = this.#deps;
     const mode = input.mode ?? ContextMode.NORMAL;
     const t0 = performance.now();
-    metrics.inc(`context.queries{mode="${mode}"}`);
+    metrics.inc('context.queries', { mode });
     const warnings: string[] = [];
     let recent: readonly ConversationMessage[] = [];
     try {
@@ -142,7 +142,7 @@ export class ContextService {
       recent.length > 0 ? `[RECENT CONVERSATION]\n${transcript(recent)}` : '',
     ].filter((p) => p.length > 0);
     const total = performance.now() - t0;
-    metrics.observe(`context{mode="${mode}"}`, total);
+    metrics.observe('context', total, { mode });
     return {
       recent,
       longTerm,

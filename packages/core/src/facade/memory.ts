@@ -205,8 +205,9 @@ export class Memory {
     try {
       started = await this.#start();
     } catch (error) {
-      this.#metrics.inc('observe{status="rejected"}');
-      return rejectedReceipt(parsed.messageId, error);
+      const rejected = rejectedReceipt(parsed.messageId, error);
+      this.#counted(rejected, parsed.guildId);
+      return rejected;
     }
     const receipt = await started.observer.observe(started.rt.store, parsed);
     this.#counted(receipt, parsed.guildId);
@@ -216,9 +217,10 @@ export class Memory {
 
   #counted(receipt: ObserveReceipt, guildId: string): void {
     if (receipt.status === 'accepted') this.#guilds.add(guildId);
-    this.#metrics.inc(
-      `observe{status="${receipt.status}"${receipt.reason ? `,reason="${receipt.reason}"` : ''}}`,
-    );
+    this.#metrics.inc('observe', {
+      status: receipt.status,
+      ...(receipt.reason ? { reason: receipt.reason } : {}),
+    });
   }
 
   /** Observes messages in order; one receipt each. */
@@ -232,8 +234,10 @@ export class Memory {
     try {
       started = await this.#start();
     } catch (error) {
-      this.#metrics.inc('observe{status="rejected"}', parsed.length);
-      return parsed.map((e) => rejectedReceipt(e.messageId, error));
+      const receipts = parsed.map((e) => rejectedReceipt(e.messageId, error));
+      for (const [i, receipt] of receipts.entries())
+        this.#counted(receipt, (parsed[i] as MessageEvent).guildId);
+      return receipts;
     }
     const receipts = await started.observer.observeMany(started.rt.store, parsed);
     for (const [i, receipt] of receipts.entries())

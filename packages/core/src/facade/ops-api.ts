@@ -9,7 +9,7 @@ import { type MaintenanceReport, runMaintenance } from '../lifecycle/maintenance
 import { AliasSource, HealthStatus } from '../model/enums.js';
 import { isActive } from '../model/fact.js';
 import type { EventBus } from '../observability/events.js';
-import { type MetricsRegistry, type MetricsSnapshot, renderPrometheus } from '../observability/metrics.js';
+import type { MetricsRegistry, MetricsSnapshot } from '../observability/metrics.js';
 import { countField, idField as id, parseInput, parseNoArgs, userIdField } from '../validation/index.js';
 
 const runPendingSchema = z.object({ limit: countField(10_000).optional(), guildId: id.optional() }).strict();
@@ -49,8 +49,13 @@ export interface HealthReport {
 
 export interface OpsMetrics extends MetricsSnapshot {
   readonly meter: PricedMeterSnapshot;
-  /** Prometheus text exposition of the same numbers. */
+  /**
+   * Prometheus text exposition of the same numbers and the meter's, from prom-client: counters
+   * (`permafrost_*_total`), latency histograms in seconds (`permafrost_*_duration_seconds`).
+   */
   prometheus(): string;
+  /** The Content-Type to serve `prometheus()` with (`text/plain; version=0.0.4; charset=utf-8`). */
+  readonly prometheusContentType: string;
 }
 
 export interface OpsDeps {
@@ -270,16 +275,16 @@ export function createOpsApi(deps: OpsDeps) {
     async metrics(...none: []): Promise<OpsMetrics> {
       parseNoArgs(none, 'ops.metrics');
       const rt = await deps.runtime();
-      const snapshot = deps.metrics.snapshot();
       const meter = rt.meter.snapshot();
-      const gauges: Record<string, number> = {};
-      for (const [purpose, t] of Object.entries(meter.byPurpose)) {
-        gauges[`llm_calls{purpose="${purpose}"}`] = t.calls;
-        gauges[`llm_prompt_tokens{purpose="${purpose}"}`] = t.promptTokens;
-        gauges[`llm_completion_tokens{purpose="${purpose}"}`] = t.completionTokens;
-        gauges[`llm_cost_usd{purpose="${purpose}"}`] = t.costUsd;
-      }
-      return { ...snapshot, meter, prometheus: () => renderPrometheus(snapshot, gauges) };
+      deps.metrics.syncMeter(meter);
+      const snapshot = await deps.metrics.snapshot();
+      const text = await deps.metrics.prometheus();
+      return {
+        ...snapshot,
+        meter,
+        prometheus: () => text,
+        prometheusContentType: deps.metrics.contentType,
+      };
     },
   };
 }

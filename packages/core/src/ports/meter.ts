@@ -28,3 +28,13 @@ export interface Meter {
   record(record: MeterRecord): void;
   snapshot(): MeterSnapshot;
 }
+
+export interface MeterTotals extends PurposeTotals {
+  /** Calls that failed (LLM_UNAVAILABLE / LLM_CAPABILITY); not part of `calls` or the token counts. */
+  readonly failedCalls: number;
+}
+
+export interface PricedMeterSnapshot extends MeterSnapshot {
+  readonly byPurpose: Readonly<Record<string, MeterTotals>>;
+  readonly total: MeterTotals;
+}

@@ -21,6 +21,14 @@ export function tokenize(text: string): string[] {
 }
 
 /**
+ * Names what `indexTerms` produces (tokens, stop words, irregular forms, stemmer). Stored keyword
+ * indexes hold these terms and record the id they were written with (store metadata
+ * `analyzer.id`); bump it with any change that alters a term, and rebuild stored terms on start
+ * when the recorded id differs.
+ */
+export const ANALYZER_ID = 'en-porter1980.1';
+
+/**
  * Terms a keyword index stores and queries with: tokens minus stop words, irregular inflections
  * mapped to their base form, Porter-stemmed.
  * Every store indexes these terms so keyword ranking is identical across backends.

@@ -243,11 +243,11 @@ describe('ingest options', () => {
     await h.memory.close();
   });
 
-  it('embeddingCacheEntries: 0 turns the embedding cache off', async () => {
-    const count = async (entries: number) => {
+  it('embeddingCacheBytes: 0 turns the embedding cache off; a small bound evicts the least recently used', async () => {
+    const count = async (bytes: number) => {
       let calls = 0;
       const h = harness(
-        { embeddingCacheEntries: entries },
+        { embeddingCacheBytes: bytes },
         {
           embedder: {
             id: 'count',
@@ -260,18 +260,18 @@ describe('ingest options', () => {
           },
         },
       );
-      await h.memory.facts.remember({
-        guildId: GUILD,
-        subjectId: ALICE,
-        text: 'Alice grows tomatoes on her balcony',
-      });
+      for (const text of ['Alice grows tomatoes on her balcony', 'Alice plays the cello in an orchestra'])
+        await h.memory.facts.remember({ guildId: GUILD, subjectId: ALICE, text });
       const before = calls;
       await h.memory.recall({ guildId: GUILD, text: 'Alice grows tomatoes on her balcony', scope: 'guild' });
       await h.memory.close();
       return calls - before;
     };
+    // an entry is 8 dimensions × 4 bytes + a 44-byte key = 76 bytes
     expect(await count(0)).toBe(1);
-    expect(await count(100)).toBe(0);
+    expect(await count(76)).toBe(1);
+    expect(await count(152)).toBe(0);
+    expect(await count(1024)).toBe(0);
   });
 });
 

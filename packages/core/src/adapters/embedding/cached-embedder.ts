@@ -1,29 +1,52 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Embedder } from '../../ports/embedder.js';
 
+/** 32 MiB: about 5,400 vectors of 1,536 dimensions, or 32,000 of 256. */
+export const DEFAULT_EMBEDDING_CACHE_BYTES = 32 * 1024 * 1024;
+
 export interface CachedEmbedderOptions {
-  /** Most vectors kept (least recently used evicted first). Default 50,000. */
-  readonly maxEntries?: number;
+  /**
+   * Most bytes kept: 4 per vector dimension plus the key (least recently used evicted first).
+   * Default 32 MiB.
+   */
+  readonly maxBytes?: number;
 }
 
 export interface CachedEmbedder extends Embedder {
   readonly inner: Embedder;
-  readonly stats: () => { readonly hits: number; readonly misses: number; readonly size: number };
+  readonly stats: () => {
+    readonly hits: number;
+    readonly misses: number;
+    /** Vectors cached. */
+    readonly size: number;
+    /** Bytes they count against `maxBytes`. */
+    readonly bytes: number;
+  };
 }
 
 function keyOf(text: string): string {
   return createHash('sha256').update(text).digest('base64');
 }
 
+/** A vector that views part of a larger buffer is copied, so the cache holds only what it counts. */
+function compact(vector: Float32Array): Float32Array {
+  return vector.byteOffset === 0 && vector.byteLength === vector.buffer.byteLength ? vector : vector.slice();
+}
+
 /**
- * Wraps an embedder with an in-process LRU cache keyed by a hash of the text (texts themselves are
- * not kept as keys). Only missing texts reach the inner embedder, in one call.
+ * Wraps an embedder with an in-process LRU cache (`lru-cache`) keyed by a hash of the text (texts
+ * themselves are not kept as keys) and bounded by bytes. Only missing texts reach the inner
+ * embedder, in one call.
  */
 export function cacheEmbedder(inner: Embedder, options: CachedEmbedderOptions = {}): CachedEmbedder {
-  const maxEntries = options.maxEntries ?? 50_000;
-  if (!Number.isInteger(maxEntries) || maxEntries < 1)
-    throw new RangeError('maxEntries must be a positive integer');
-  const cache = new Map<string, Float32Array>();
+  const maxBytes = options.maxBytes ?? DEFAULT_EMBEDDING_CACHE_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new RangeError('maxBytes must be a positive integer');
+  const cache = new LRUCache<string, Float32Array>({
+    maxSize: maxBytes,
+    sizeCalculation: (vector, key) => Math.max(1, vector.length * 4 + key.length),
+  });
   let hits = 0;
   let misses = 0;
 
@@ -35,8 +58,6 @@ export function cacheEmbedder(inner: Embedder, options: CachedEmbedderOptions = 
     keys.forEach((key, i) => {
       const hit = cache.get(key);
       if (hit) {
-        cache.delete(key);
-        cache.set(key, hit);
         out[i] = hit;
         hits++;
         return;
@@ -55,13 +76,9 @@ export function cacheEmbedder(inner: Embedder, options: CachedEmbedderOptions = 
         throw new RangeError('embedder returned a wrong number of vectors');
       missing.forEach((i, j) => {
         const key = keys[i] as string;
-        const vec = vectors[j] as Float32Array;
+        const vec = compact(vectors[j] as Float32Array);
         for (const slot of missingByKey.get(key) ?? []) out[slot] = vec;
         cache.set(key, vec);
-        if (cache.size > maxEntries) {
-          const oldest = cache.keys().next();
-          if (!oldest.done) cache.delete(oldest.value);
-        }
       });
     }
     return out as Float32Array[];
@@ -77,6 +94,6 @@ export function cacheEmbedder(inner: Embedder, options: CachedEmbedderOptions = 
     },
     embed,
     close: () => inner.close(),
-    stats: () => ({ hits, misses, size: cache.size }),
+    stats: () => ({ hits, misses, size: cache.size, bytes: cache.calculatedSize }),
   };
 }

@@ -1,5 +1,5 @@
 import type { MeterPurpose } from '../../model/enums.js';
-import type { Meter, MeterRecord, MeterSnapshot, PurposeTotals } from '../../ports/meter.js';
+import type { Meter, MeterRecord, MeterTotals, PricedMeterSnapshot } from '../../ports/meter.js';
 import { DEFAULT_PRICES, type PriceTable, priceCall } from './price-table.js';
 
 export interface MeterOptions {
@@ -7,16 +7,6 @@ export interface MeterOptions {
   readonly prices?: PriceTable;
   /** Use DEFAULT_PRICES underneath `prices` (default true). */
   readonly defaultPrices?: boolean;
-}
-
-export interface MeterTotals extends PurposeTotals {
-  /** Calls that failed (LLM_UNAVAILABLE / LLM_CAPABILITY); not part of `calls` or the token counts. */
-  readonly failedCalls: number;
-}
-
-export interface PricedMeterSnapshot extends MeterSnapshot {
-  readonly byPurpose: Readonly<Record<string, MeterTotals>>;
-  readonly total: MeterTotals;
 }
 
 /** The in-process meter: per-purpose totals, cost by provider report or price table. */
@@ -99,3 +89,4 @@ class InMemoryMeter implements PricedMeter {
 export function createMeter(options: MeterOptions = {}): PricedMeter {
   return new InMemoryMeter(options);
 }
+export type { MeterTotals, PricedMeterSnapshot } from '../../ports/meter.js';
