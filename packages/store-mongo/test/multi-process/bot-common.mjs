@@ -40,7 +40,7 @@ export async function claimAll(memory, guildId) {
 export async function waitForCursor(store, guildId, name, value, maxMs) {
   const deadline = Date.now() + maxMs;
   while (Date.now() < deadline) {
-    if ((await store.governance.getCursor(guildId, name)) === value) return;
+    if ((await store.cursors.getCursor(guildId, name)) === value) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`cursor ${name} never became ${value}`);

@@ -17,14 +17,14 @@ const count = (bucket, r) => {
   bucket[k] = (bucket[k] ?? 0) + 1;
 };
 for (let j = 0; j < perPhase; j++) count(receipts.phase1, await memory.observe(message(guildId, j)));
-await store.governance.setCursor(guildId, 'phase', '1-posted');
+await store.cursors.setCursor(guildId, 'phase', '1-posted');
 const claims = await claimAll(memory, guildId);
 await waitForCursor(store, guildId, 'optout', 'set', 200_000);
 for (let j = perPhase; j < 2 * perPhase; j++) {
   const m = message(guildId, j);
   count(m.authorId === 'opt' ? receipts.optPhase2 : receipts.phase2, await memory.observe(m));
 }
-await store.governance.setCursor(guildId, 'phase', 'done');
+await store.cursors.setCursor(guildId, 'phase', 'done');
 process.stdout.write(`${JSON.stringify({ role: 'observer', receipts, claims })}\n`);
 await memory.close({ drain: false });
 await store.close();

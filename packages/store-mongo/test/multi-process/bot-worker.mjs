@@ -57,14 +57,14 @@ let optOutAt = null;
 if (process.env.PF_OPT_OUT === '1') {
   await memory.admin.setOptOut({ guildId, userId: 'opt', optedOut: true });
   optOutAt = Date.now();
-  await store.governance.setCursor(guildId, 'optout', 'set');
+  await store.cursors.setCursor(guildId, 'optout', 'set');
 }
 const deadline = Date.now() + Number(process.env.PF_MAX_MS ?? 240_000);
 let batches = 0;
 while (Date.now() < deadline) {
   // flush: every pending batch now, whatever its age (leases keep the two workers apart).
   batches += await memory.flush({ guildId });
-  if ((await store.governance.getCursor(guildId, 'phase')) === 'done') {
+  if ((await store.cursors.getCursor(guildId, 'phase')) === 'done') {
     const c = await store.queue.counts(guildId);
     if (c.pending === 0 && c.claimed === 0) break;
   }

@@ -47,6 +47,6 @@ for (let i = 0; i < total; i += chunk) {
   for (const o of await store.queue.enqueueMany(batch, 100_000)) outcomes[o]++;
   await sleep(Math.max(0, (spreadMs * (i + chunk)) / total - (Date.now() - started)));
 }
-await store.governance.setCursor(guildId, 'multi-process', 'enqueued');
+await store.cursors.setCursor(guildId, 'multi-process', 'enqueued');
 process.stdout.write(`${JSON.stringify({ role: 'observer', outcomes, enqueueMs: Date.now() - started })}\n`);
 await store.close();

@@ -25,7 +25,7 @@ while (Date.now() < deadline) {
     guildId,
   });
   if (keys.length === 0) {
-    if ((await store.governance.getCursor(guildId, 'multi-process')) === 'enqueued') {
+    if ((await store.cursors.getCursor(guildId, 'multi-process')) === 'enqueued') {
       const c = await store.queue.counts(guildId);
       if (c.pending === 0 && c.claimed === 0) break;
     }
