@@ -29,10 +29,22 @@ export * from './config/index.js';
 export * from './errors/index.js';
 export * from './extraction/index.js';
 export * from './facade/index.js';
+export { importSnapshot } from './governance/guild-import.js';
+export { type ImportBaseline, importCounts, planImport } from './governance/import-plan.js';
+export { type PurgeRequest, purgeMember } from './governance/purge.js';
+export { type PlannedPurge, planPurge } from './governance/purge-plan.js';
+export { purgeReport } from './governance/purge-rules.js';
 export * from './identity/index.js';
 export { memberSharesOf } from './ingest/member-rate.js';
+export {
+  agedOut,
+  type ConversationRetention,
+  overCap,
+  pruneConversation,
+} from './lifecycle/conversation-retention.js';
 export { FORGOTTEN_FACT_TEXT } from './lifecycle/forget-messages.js';
 export { centroid, cosine, dot } from './math/vector-math.js';
+export { mergeEntity, newEntity } from './model/entity-rules.js';
 export * from './model/index.js';
 export {
   effectiveRelationWeight,

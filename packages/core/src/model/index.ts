@@ -2,12 +2,19 @@ export {
   type BackupManifest,
   EXPORT_FORMAT,
   EXPORT_VERSION,
+  exportSchemaFor,
   type GuildExport,
   type GuildExportInput,
+  type GuildExportV1,
   type GuildSnapshot,
   type GuildStats,
   guildExportSchema,
+  guildExportV1Schema,
+  type ImportCounts,
+  type OptOut,
+  optOutSchema,
   type PurgeReport,
+  upgradeExport,
 } from './admin.js';
 export * from './enums.js';
 export {
@@ -24,12 +31,14 @@ export {
   type SourceRef,
   sourceRefSchema,
 } from './fact.js';
+export type { ImportPlan, PurgePlan } from './governance-plans.js';
 export {
   type Alias,
   aliasSchema,
   type Digest,
   digestSchema,
   type Entity,
+  type EntityUpsert,
   entitySchema,
   type Link,
   linkSchema,
@@ -37,7 +46,10 @@ export {
   nodeKey,
   nodeRefSchema,
   type Relation,
+  type RelationRef,
   relationKey,
+  relationRefKey,
+  relationRefOf,
   relationSchema,
 } from './graph.js';
 export {

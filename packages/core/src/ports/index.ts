@@ -12,7 +12,13 @@ export type {
 } from './chat-llm.js';
 export type { Clock, IdGen } from './clock.js';
 export type { ConsentStore } from './consent-store.js';
-export type { ChannelStats, ConversationStore, MessageTextHit } from './conversation-store.js';
+export type {
+  ChannelStats,
+  ConversationStore,
+  MessageListQuery,
+  MessagePosition,
+  MessageTextHit,
+} from './conversation-store.js';
 export type { CursorStore } from './cursor-store.js';
 export type { DigestStore } from './digest-store.js';
 export type { Embedder } from './embedder.js';
@@ -20,6 +26,7 @@ export type { Erasure, ErasureInput, ErasureLog } from './erasure-log.js';
 export type {
   FactFilter,
   FactOrder,
+  FactPageOptions,
   FactStore,
   FactValidity,
   ListFactsOptions,
@@ -27,7 +34,7 @@ export type {
   UpdateFactOptions,
 } from './fact-store.js';
 export type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from './graph-store.js';
-export type { GuildAdminStore, ImportCounts } from './guild-admin-store.js';
+export type { GuildAdminStore } from './guild-admin-store.js';
 export type {
   ClaimRequest,
   ClaimResult,
