@@ -17,7 +17,16 @@ const KERNEL = [
   'config',
   'observability',
 ];
-const PIPELINES = ['identity', 'graph', 'ingest', 'lifecycle', 'recall', 'context', 'conversation'];
+const PIPELINES = [
+  'identity',
+  'graph',
+  'ingest',
+  'lifecycle',
+  'recall',
+  'context',
+  'conversation',
+  'governance',
+];
 const ADAPTERS = [
   'adapters/shared',
   'adapters/system',

@@ -71,6 +71,8 @@ export {
   type GuildExportInput,
   type GuildSnapshot,
   type GuildStats,
+  type ImportCounts,
+  type OptOut,
   type PurgeReport,
 } from './model/admin.js';
 export {

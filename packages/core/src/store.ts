@@ -11,6 +11,10 @@ export {
 // Registering a backend for a storage URL scheme (`createMemory({ storage: '<scheme>://…' })`)
 export { registerStoreFactory } from './composition/store-registry.js';
 export { cosine } from './math/vector-math.js';
+export { mergeEntity, newEntity } from './model/entity-rules.js';
+// The plans core computes and a store applies in one transaction (docs/writing-a-store.md)
+export type { ImportPlan, PurgePlan } from './model/governance-plans.js';
+export { type RelationRef, relationRefKey, relationRefOf } from './model/graph.js';
 export { SERVER_KEY } from './model/message.js';
 export {
   MAX_EVIDENCE,
@@ -23,13 +27,20 @@ export type { ActiveMode, ActiveModeStore } from './ports/active-mode-store.js';
 export type { AliasStore } from './ports/alias-store.js';
 export type { BudgetStore } from './ports/budget-store.js';
 export type { ConsentStore } from './ports/consent-store.js';
-export type { ChannelStats, ConversationStore, MessageTextHit } from './ports/conversation-store.js';
+export type {
+  ChannelStats,
+  ConversationStore,
+  MessageListQuery,
+  MessagePosition,
+  MessageTextHit,
+} from './ports/conversation-store.js';
 export type { CursorStore } from './ports/cursor-store.js';
 export type { DigestStore } from './ports/digest-store.js';
 export type { Erasure, ErasureInput, ErasureLog } from './ports/erasure-log.js';
 export type {
   FactFilter,
   FactOrder,
+  FactPageOptions,
   FactStore,
   FactValidity,
   ListFactsOptions,
@@ -37,7 +48,7 @@ export type {
   UpdateFactOptions,
 } from './ports/fact-store.js';
 export type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from './ports/graph-store.js';
-export type { GuildAdminStore, ImportCounts } from './ports/guild-admin-store.js';
+export type { GuildAdminStore } from './ports/guild-admin-store.js';
 export type {
   ClaimRequest,
   ClaimResult,

@@ -6,8 +6,12 @@ import { factSuite } from './suites/facts.js';
 import { forgettingSuite } from './suites/forgetting.js';
 import { governanceSuite } from './suites/governance.js';
 import { graphSuite } from './suites/graph.js';
+import { guildImportSuite } from './suites/guild-import.js';
+import { memberReadsSuite } from './suites/member-reads.js';
 import { nulTextSuite } from './suites/nul-text.js';
+import { purgeSuite } from './suites/purge.js';
 import { queueSuite } from './suites/queue.js';
+import { retentionSuite } from './suites/retention.js';
 import { transactionSuite } from './suites/transactions.js';
 import { vectorSuite } from './suites/vectors.js';
 
@@ -26,15 +30,22 @@ export {
   vectorItem,
 } from './fixtures.js';
 
-/** Facts, aliases, graph, governance (purge, export/import), conversation and transactions. */
+/**
+ * Facts, aliases, graph, governance (consent, digests; purge and export/import planned by core and
+ * applied by the store), conversation (with core's retention) and transactions.
+ */
 export function describeStoreConformance(options: ConformanceOptions): void {
   describe(`${options.name} store conformance`, () => {
     factSuite(options);
     aliasSuite(options);
     graphSuite(options);
     governanceSuite(options);
+    memberReadsSuite(options);
+    purgeSuite(options);
+    guildImportSuite(options);
     forgettingSuite(options);
     conversationSuite(options);
+    retentionSuite(options);
     transactionSuite(options);
     nulTextSuite(options);
   });

@@ -4,6 +4,7 @@ import type {
   ActiveModeStore,
   ChannelStats,
   ConversationStore,
+  MessageListQuery,
   MessageTextHit,
   ReplyClaimStore,
 } from '@permafrost/core/store';
@@ -15,11 +16,11 @@ import {
   rankWithStats,
   termList,
 } from './keyword-ranking.js';
-import { findBuckets } from './mongo-buckets.js';
 import { type MongoContext, raw } from './mongo-context.js';
 import type { MessageDoc } from './mongo-docs.js';
-import { requireIds, requireString, validDate } from './mongo-keys.js';
+import { requireIds, requireString } from './mongo-keys.js';
 import { CHRONOLOGICAL, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
+import { channelCounts, messagePage } from './mongo-message-pages.js';
 import { MongoPresence } from './mongo-presence.js';
 import { deleteMessages, withQueueState } from './mongo-queue-state.js';
 
@@ -174,44 +175,14 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     );
   }
 
-  async prune(
-    guildId: string,
-    options: { readonly olderThan: Date; readonly maxPerChannel: number },
-  ): Promise<number> {
+  async listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
     await this.#ctx.enter();
-    const cutoff = validDate(options.olderThan, 'olderThan').getTime();
-    const g = { guildId: { $eq: requireString(guildId, 'guildId') } };
-    const [rows, buckets] = await this.#ctx.all(
-      () => this.#rows({ ...g, kind: { $ne: 'session' } }),
-      () => findBuckets(this.#ctx, g),
-    );
-    const state = new Map<string, string>();
-    for (const b of buckets) for (const it of b.items) state.set(it.id, it.st);
-    const removable = (m: Row) => {
-      const st = state.get(m.messageId);
-      return st !== 'pending' && st !== 'claimed';
-    };
-    const doomed = new Set<string>();
-    const byChannel = new Map<string, Row[]>();
-    for (const m of rows) {
-      if (removable(m) && m.createdAt.getTime() < cutoff) doomed.add(m._id);
-      const list = byChannel.get(m.channelId) ?? [];
-      list.push(m);
-      byChannel.set(m.channelId, list);
-    }
-    for (const list of byChannel.values()) {
-      let count = list.filter((m) => !doomed.has(m._id)).length;
-      for (const m of list) {
-        if (count <= options.maxPerChannel) break;
-        if (doomed.has(m._id) || !removable(m)) continue;
-        doomed.add(m._id);
-        count--;
-      }
-    }
-    return deleteMessages(
-      this.#ctx,
-      rows.filter((m) => doomed.has(m._id)),
-    );
+    return messagePage(this.#ctx, guildId, query);
+  }
+
+  async channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
+    await this.#ctx.enter();
+    return channelCounts(this.#ctx, guildId);
   }
 
   async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {

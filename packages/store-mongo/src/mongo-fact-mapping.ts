@@ -9,7 +9,7 @@ export const factKey = (guildId: string, id: string): string => docKey(guildId, 
 const str = (v: string, what: string) => requireString(v, what);
 const nullableStr = (v: string | null, what: string) => (v === null ? null : requireString(v, what));
 
-function sourceDoc(s: SourceRef): SourceDoc {
+export function sourceDoc(s: SourceRef): SourceDoc {
   return {
     messageId: str(s.messageId, 'source messageId'),
     channelId: str(s.channelId, 'source channelId'),

@@ -8,6 +8,7 @@ import {
 } from '@permafrost/core';
 import type {
   FactFilter,
+  FactPageOptions,
   FactStore,
   ListFactsOptions,
   TextHit,
@@ -32,6 +33,7 @@ import {
   toFactDoc,
   toHistoryDoc,
 } from './mongo-fact-mapping.js';
+import { countHistory, factPage } from './mongo-fact-pages.js';
 import { factPasses, factQuery } from './mongo-filters.js';
 import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 
@@ -216,6 +218,23 @@ export class MongoFactStore implements FactStore {
       )
       .toArray();
     return docs.map((d) => fromFactDoc(d as FactDoc));
+  }
+
+  async statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
+    await this.#ctx.enter();
+    const speaker = requireString(speakerId, 'speakerId');
+    return factPage(this.#ctx, guildId, { 'attribution.speakerId': { $eq: speaker } }, page);
+  }
+
+  async quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
+    await this.#ctx.enter();
+    const author = requireString(authorId, 'authorId');
+    return factPage(this.#ctx, guildId, { 'sources.authorId': { $eq: author } }, page);
+  }
+
+  async countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
+    await this.#ctx.enter();
+    return countHistory(this.#ctx, guildId, factIds);
   }
 
   async history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {

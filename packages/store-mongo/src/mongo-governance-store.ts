@@ -1,11 +1,11 @@
-import type { Digest, GuildSnapshot, GuildStats, PurgeReport } from '@permafrost/core';
-import type { ErasureInput, GovernanceRoles, ImportCounts } from '@permafrost/core/store';
+import type { Digest, GuildSnapshot, GuildStats } from '@permafrost/core';
+import type { ErasureInput, GovernanceRoles, ImportPlan, PurgePlan } from '@permafrost/core/store';
 import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
 import type { MongoContext } from './mongo-context.js';
 import { MongoErasureLog } from './mongo-erasures.js';
 import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
-import { purgeUser } from './mongo-purge.js';
-import { exportGuild, importGuild } from './mongo-snapshot.js';
+import { applyPurge } from './mongo-purge.js';
+import { applyImport, exportGuild } from './mongo-snapshot.js';
 import { guildStats, listGuildIds } from './mongo-stats.js';
 
 export class MongoGovernanceStore implements GovernanceRoles {
@@ -134,16 +134,11 @@ export class MongoGovernanceStore implements GovernanceRoles {
     await this.#ctx.upsert(this.#ctx.c.meta, docKey(null, k), doc);
   }
 
-  async purgeUser(input: {
-    readonly guildId: string;
-    readonly userId: string;
-    readonly dryRun: boolean;
-  }): Promise<PurgeReport> {
+  async applyPurge(plan: PurgePlan): Promise<void> {
     await this.#ctx.enter();
-    const guildId = requireId(input.guildId, 'guildId');
-    const userId = requireId(input.userId, 'userId');
-    if (input.dryRun) return purgeUser(this.#ctx, guildId, userId, true);
-    return this.#ctx.transaction(() => purgeUser(this.#ctx, guildId, userId, false));
+    await this.#ctx.transaction(() =>
+      applyPurge(this.#ctx, { ...plan, guildId: requireId(plan.guildId, 'guildId') }),
+    );
   }
 
   async exportGuild(guildId: string): Promise<GuildSnapshot> {
@@ -151,9 +146,11 @@ export class MongoGovernanceStore implements GovernanceRoles {
     return exportGuild(this.#ctx, requireId(guildId, 'guildId'));
   }
 
-  async importGuild(snapshot: GuildSnapshot): Promise<ImportCounts> {
+  async applyImport(plan: ImportPlan): Promise<void> {
     await this.#ctx.enter();
-    return this.#ctx.transaction(() => importGuild(this.#ctx, snapshot));
+    await this.#ctx.transaction(() =>
+      applyImport(this.#ctx, { ...plan, guildId: requireId(plan.guildId, 'guildId') }),
+    );
   }
 
   async guildStats(guildId: string): Promise<GuildStats> {

@@ -1,5 +1,12 @@
 import type { Entity, Link, NodeRef, Relation } from '@permafrost/core';
-import type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from '@permafrost/core/store';
+import {
+  type EntityUpsert,
+  type GraphStore,
+  type LinksForNodesOptions,
+  mergeEntity,
+  newEntity,
+  type RelationUpsert,
+} from '@permafrost/core/store';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { insertTolerant } from './doc-guard.js';
 import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
@@ -7,7 +14,7 @@ import type { EntityDoc, FactDoc, LinkDoc } from './mongo-docs.js';
 import { entitiesByAlias, indexEntityAliases } from './mongo-entity-aliases.js';
 import { factKey } from './mongo-fact-mapping.js';
 import { factPasses } from './mongo-filters.js';
-import { entityKey, fromEntityDoc, fromLinkDoc, toLinkDoc } from './mongo-graph-mapping.js';
+import { entityKey, fromEntityDoc, fromLinkDoc, toEntityDoc, toLinkDoc } from './mongo-graph-mapping.js';
 import { finite, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import { MongoRelations } from './mongo-relations.js';
 
@@ -123,34 +130,36 @@ export class MongoGraphStore implements GraphStore {
     return this.#relations.relationsOf(guildId, nodes, limitPerNode);
   }
 
+  relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
+    return this.#relations.touching(guildId, nodes);
+  }
+
+  relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
+    return this.#relations.citing(guildId, factIds);
+  }
+
   dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
     return this.#relations.dropEvidence(guildId, factIds, at);
   }
 
   async upsertEntity(input: EntityUpsert): Promise<Entity> {
     await this.#ctx.enter();
-    const guildId = requireId(input.guildId, 'guildId');
-    const slug = requireId(input.slug, 'slug');
-    const at = validDate(input.at, 'at');
-    const aliases = input.aliases.map((a) => requireString(a, 'aliases'));
-    const fresh: EntityDoc = {
-      _id: '',
-      ep: '',
-      guildId,
-      slug,
+    const upsert: EntityUpsert = {
+      guildId: requireId(input.guildId, 'guildId'),
+      slug: requireId(input.slug, 'slug'),
       name: requireString(input.name, 'name'),
-      kind: requireString(input.kind, 'kind'),
-      aliases: [...new Set(aliases)],
-      factCount: 0,
-      linkedUserId: null,
-      createdAt: at,
-      updatedAt: at,
+      kind: requireString(input.kind, 'kind') as EntityUpsert['kind'],
+      aliases: input.aliases.map((a) => requireString(a, 'aliases')),
+      at: validDate(input.at, 'at'),
     };
-    await indexEntityAliases(this.#ctx, guildId, slug, aliases);
-    const outcome = await this.#ctx.guard.mutate(this.#ctx.c.entities, entityKey(guildId, slug), (current) =>
-      current
-        ? { ...current, aliases: [...new Set([...current.aliases, ...aliases])], updatedAt: at }
-        : fresh,
+    await indexEntityAliases(this.#ctx, upsert.guildId, upsert.slug, upsert.aliases);
+    const outcome = await this.#ctx.guard.mutate(
+      this.#ctx.c.entities,
+      entityKey(upsert.guildId, upsert.slug),
+      (current) =>
+        current
+          ? { ...toEntityDoc(mergeEntity(fromEntityDoc(current), upsert)), ep: current.ep }
+          : toEntityDoc(newEntity(upsert)),
     );
     return fromEntityDoc(outcome.after as EntityDoc);
   }

@@ -1,8 +1,13 @@
 import type { NodeRef, Polarity, Relation } from '@permafrost/core';
-import { newRelation, type RelationUpsert, reinforceRelation } from '@permafrost/core/store';
+import {
+  newRelation,
+  type RelationRef,
+  type RelationUpsert,
+  reinforceRelation,
+} from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { DELETE } from './doc-guard.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, raw } from './mongo-context.js';
 import type { RelationDoc } from './mongo-docs.js';
 import { activeRelationKey, endedRelationKey, fromRelationDoc } from './mongo-graph-mapping.js';
 import {
@@ -18,7 +23,27 @@ import {
 const byWeight = (a: RelationDoc, b: RelationDoc) =>
   b.weight - a.weight || b.updatedAt.getTime() - a.updatedAt.getTime() || (a._id < b._id ? -1 : 1);
 
+const byStart = (a: RelationDoc, b: RelationDoc) =>
+  a.validFrom.getTime() - b.validFrom.getTime() || (a._id < b._id ? -1 : 1);
+
 const nodeOf = (n: NodeRef) => ({ type: requireString(n.type, 'node type'), id: requireId(n.id, 'node id') });
+
+/** Stored relation documents with these natural keys (src, dst, verb, validFrom), active or ended. */
+export async function relationsByRef(
+  ctx: MongoContext,
+  guildId: string,
+  refs: readonly RelationRef[],
+): Promise<RelationDoc[]> {
+  const alternatives = refs.map((r) => ({
+    srcType: { $eq: r.srcType },
+    srcId: { $eq: r.srcId },
+    dstType: { $eq: r.dstType },
+    dstId: { $eq: r.dstId },
+    verb: { $eq: r.verb },
+    validFrom: { $eq: r.validFrom },
+  }));
+  return ctx.findAny<RelationDoc>(raw(ctx.c.relations), { guildId: { $eq: guildId } }, alternatives);
+}
 
 /**
  * Typed relations. The active edge of (src, dst, verb) is the document at `activeRelationKey`, so
@@ -96,6 +121,32 @@ export class MongoRelations {
       }
     }
     return out;
+  }
+
+  /** Every relation (any validity) with one of the nodes as source or destination. */
+  async touching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    const alternatives = nodes.map(nodeOf).flatMap((n) => [
+      { srcType: { $eq: n.type }, srcId: { $eq: n.id } },
+      { dstType: { $eq: n.type }, dstId: { $eq: n.id } },
+    ]);
+    const docs = await this.#ctx.findAny<RelationDoc>(
+      raw(this.#ctx.c.relations),
+      { guildId: { $eq: g } },
+      alternatives,
+    );
+    return docs.sort(byStart).map(fromRelationDoc);
+  }
+
+  /** Every relation (any validity) whose evidence names one of these facts. */
+  async citing(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
+    await this.#ctx.enter();
+    const ids = requireIds(factIds, 'fact id');
+    if (ids.length === 0) return [];
+    const filter = { guildId: { $eq: requireString(guildId, 'guildId') }, evidenceFactIds: { $in: ids } };
+    const docs = (await this.#ctx.c.relations.find(filter, this.#ctx.opts()).toArray()) as RelationDoc[];
+    return docs.sort(byStart).map(fromRelationDoc);
   }
 
   async dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {

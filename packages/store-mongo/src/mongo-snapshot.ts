@@ -1,7 +1,7 @@
 import type { GuildSnapshot } from '@permafrost/core';
-import type { ImportCounts } from '@permafrost/core/store';
+import type { ImportPlan } from '@permafrost/core/store';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
-import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
+import { fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
 import { guildAliases, writeAliases } from './mongo-alias-store.js';
 import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
 import type { DigestDoc, EntityDoc, FactDoc, HistoryDoc, LinkDoc, RelationDoc } from './mongo-docs.js';
@@ -16,6 +16,7 @@ import {
   toRelationDoc,
 } from './mongo-graph-mapping.js';
 import { newEpoch } from './mongo-keys.js';
+import { relationsByRef } from './mongo-relations.js';
 
 /** Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out of a guild, in a stable order. */
 export async function exportGuild(ctx: MongoContext, guildId: string): Promise<GuildSnapshot> {
@@ -47,7 +48,7 @@ export async function exportGuild(ctx: MongoContext, guildId: string): Promise<G
       a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : a.userId < b.userId ? -1 : 1,
     ),
     digests: digests.map(fromDigestDoc),
-    optOuts: optOuts.map((d) => d.userId),
+    optOuts: optOuts.map((d) => ({ userId: d.userId, at: d.at })),
   } as GuildSnapshot;
 }
 
@@ -64,68 +65,51 @@ async function replaceAll(
 }
 
 /**
- * Writes a snapshot, upserting by natural key (the `_id`s). Children go first and the facts last,
- * so an interrupted import shows no half-imported fact and running it again converges. History
- * of the imported facts is replaced, like the reference store does.
+ * Writes core's import plan, upserting by `_id`. Children go first and the facts last, so an
+ * interrupted import shows no half-imported fact and running it again converges. The history of
+ * the facts the plan names is replaced; the relations it replaces are deleted before its own are
+ * written.
  */
-export async function importGuild(ctx: MongoContext, snapshot: GuildSnapshot): Promise<ImportCounts> {
-  const g = snapshot.guildId;
+export async function applyImport(ctx: MongoContext, plan: ImportPlan): Promise<void> {
+  const g = plan.guildId;
   const c = ctx.c;
   const stamp = <D extends Document>(d: D) => ({ ...d, ep: newEpoch() });
-  const optOutAt = snapshot.facts[0]?.createdAt ?? new Date(0);
-  const optOutOps: AnyBulkWriteOperation<RawDoc>[] = snapshot.optOuts.map((u) => ({
-    updateOne: {
-      filter: { _id: optOutKey(g, u) },
-      update: { $setOnInsert: { guildId: g, userId: u, at: optOutAt } },
-      upsert: true,
-    },
-  }));
-  await ctx.bulkUpsert(c.optOuts, optOutOps);
-  await writeAliases(
+  await replaceAll(
     ctx,
-    snapshot.aliases.map((a) => ({ ...a, guildId: g })),
-    (_current, incoming) => incoming,
+    raw(c.optOuts),
+    plan.optOuts.map((o) => ({ _id: optOutKey(g, o.userId), guildId: g, userId: o.userId, at: o.at })),
   );
-  for (const e of snapshot.entities) await indexEntityAliases(ctx, g, e.slug, e.aliases);
+  await writeAliases(ctx, plan.aliases, (_current, incoming) => incoming);
+  for (const e of plan.entities) await indexEntityAliases(ctx, g, e.slug, e.aliases);
   await replaceAll(
     ctx,
     raw(c.entities),
-    snapshot.entities.map((e) => stamp(toEntityDoc({ ...e, guildId: g }))),
+    plan.entities.map((e) => stamp(toEntityDoc(e))),
   );
   await replaceAll(
     ctx,
     raw(c.digests),
-    snapshot.digests.map((d) => ({ ...toDigestDoc({ ...d, guildId: g }), _id: digestKey(g, d.subjectId) })),
+    plan.digests.map((d) => toDigestDoc(d)),
   );
-  const historyFacts = [...new Set(snapshot.history.map((h) => h.factId))];
+  const historyFacts = [...new Set(plan.history.map((h) => h.factId))];
   if (historyFacts.length > 0)
     await c.history.deleteMany({ guildId: { $eq: g }, factId: { $in: historyFacts } }, ctx.opts());
-  const history = snapshot.history.map((h) => toHistoryDoc({ ...h, guildId: g }));
+  const history = plan.history.map((h) => toHistoryDoc(h));
   if (history.length > 0) await c.history.insertMany(history, { ordered: true, ...ctx.opts() });
-  await replaceAll(
-    ctx,
-    raw(c.links),
-    snapshot.links.map((l) => toLinkDoc({ ...l, guildId: g })),
+  await replaceAll(ctx, raw(c.links), plan.links.map(toLinkDoc));
+  const replaced = await relationsByRef(ctx, g, plan.replaceRelations);
+  await ctx.deleteIds(
+    c.relations,
+    replaced.map((r) => r._id),
   );
   await replaceAll(
     ctx,
     raw(c.relations),
-    snapshot.relations.map((r) =>
-      stamp(toRelationDoc({ ...r, guildId: g }, `import:${r.validFrom.getTime()}`)),
-    ),
+    plan.relations.map((r) => stamp(toRelationDoc(r, `import:${r.validFrom.getTime()}`))),
   );
   await replaceAll(
     ctx,
     raw(c.facts),
-    snapshot.facts.map((f) => stamp(toFactDoc({ ...f, guildId: g }))),
+    plan.facts.map((f) => stamp(toFactDoc(f))),
   );
-  return {
-    facts: snapshot.facts.length,
-    relations: snapshot.relations.length,
-    entities: snapshot.entities.length,
-    aliases: snapshot.aliases.length,
-    links: snapshot.links.length,
-    history: snapshot.history.length,
-    digests: snapshot.digests.length,
-  };
 }

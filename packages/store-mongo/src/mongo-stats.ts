@@ -4,9 +4,9 @@ import { guildAliases } from './mongo-alias-store.js';
 import { findBuckets } from './mongo-buckets.js';
 import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
 
-type Counted = { _id: string | null; n: number };
+export type Counted = { _id: string | null; n: number };
 
-function countBy(
+export function countBy(
   coll: Collection<RawDoc>,
   match: Document,
   field: string,

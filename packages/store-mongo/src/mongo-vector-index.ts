@@ -190,22 +190,11 @@ export class MongoVectorIndex implements VectorIndex {
     return top.sorted();
   }
 
-  async count(guildId: string, kind: VectorKind): Promise<number> {
+  async count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {
     await this.#ctx.enter();
-    return this.#coll(kind).countDocuments(
-      { guildId: { $eq: requireString(guildId, 'guildId') } },
-      this.#ctx.opts(),
-    );
-  }
-
-  async ids(guildId: string, kind: VectorKind): Promise<string[]> {
-    await this.#ctx.enter();
-    const docs = await this.#coll(kind)
-      .find(
-        { guildId: { $eq: requireString(guildId, 'guildId') } },
-        { projection: { _id: 0, id: 1 }, sort: { id: 1 }, ...this.#ctx.opts() },
-      )
-      .toArray();
-    return docs.map((d) => d.id);
+    const g = requireString(guildId, 'guildId');
+    if (ids === undefined) return this.#coll(kind).countDocuments({ guildId: { $eq: g } }, this.#ctx.opts());
+    const keys = requireIds(ids, 'vector id').map((id) => docKey(g, id));
+    return (await this.#ctx.readMany(this.#coll(kind), keys)).size;
   }
 }

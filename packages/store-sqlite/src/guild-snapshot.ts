@@ -1,8 +1,7 @@
-import type { Digest, GuildSnapshot, Relation } from '@permafrost/core';
-import type { ImportCounts } from '@permafrost/core/store';
+import type { Digest, GuildSnapshot } from '@permafrost/core';
+import type { ImportPlan } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
-import { isUniqueViolation } from './errors.js';
 import type { FactTable } from './fact-table.js';
 import type { RelationTable } from './relation-table.js';
 import { type FactRow, factFromRow, type HistoryRow, historyFromRow } from './rows/fact-row.js';
@@ -21,7 +20,7 @@ import { aliasFromRow } from './sqlite-alias-store.js';
 /** Rows decoded just now: their arrays are fresh, so handing them out as mutable is safe. */
 type Fresh = GuildSnapshot;
 
-/** Whole-guild export and import (upsert by natural key). Synchronous: callers provide the context. */
+/** Whole-guild export, and the writing of core's import plans. Synchronous: callers provide the context. */
 export class GuildSnapshots {
   readonly #c: SqliteConnection;
   readonly #facts: FactTable;
@@ -62,51 +61,41 @@ export class GuildSnapshots {
         'SELECT * FROM aliases WHERE guild_id = ? ORDER BY rowid',
       ).map(aliasFromRow),
       digests: all<DigestRow>('SELECT * FROM digests WHERE guild_id = ? ORDER BY row_id').map(digestFromRow),
-      optOuts: all<{ user_id: string }>(
-        'SELECT user_id FROM opt_outs WHERE guild_id = ? ORDER BY user_id',
-      ).map((r) => r.user_id),
+      optOuts: all<{ user_id: string; at: number }>(
+        'SELECT user_id, at FROM opt_outs WHERE guild_id = ? ORDER BY user_id',
+      ).map((r) => ({ userId: r.user_id, at: new Date(r.at) })),
     };
   }
 
-  import(snapshot: GuildSnapshot): ImportCounts {
-    const g = snapshot.guildId;
+  /** Writes an import plan: every row as given, replacing what it names. */
+  apply(plan: ImportPlan): void {
+    const g = plan.guildId;
     const c = this.#c;
-    for (const f of snapshot.facts) this.#facts.upsert({ ...f, guildId: g });
-    const byFact = new Map<string, typeof snapshot.history>();
-    for (const h of snapshot.history) byFact.set(h.factId, [...(byFact.get(h.factId) ?? []), h]);
+    for (const f of plan.facts) this.#facts.upsert(f);
+    const byFact = new Map<string, (typeof plan.history)[number][]>();
+    for (const h of plan.history) byFact.set(h.factId, [...(byFact.get(h.factId) ?? []), h]);
     const clearHistory = c.stmt('DELETE FROM fact_history WHERE guild_id = ? AND fact_id = ?');
     for (const [factId, entries] of byFact) {
       clearHistory.run(g, factId);
-      this.#facts.appendHistory(entries.map((h) => ({ ...h, guildId: g })));
+      this.#facts.appendHistory(entries);
     }
     const link = c.stmt(
       `INSERT INTO links (guild_id, fact_id, node_type, node_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (guild_id, fact_id, node_type, node_id, kind) DO UPDATE SET created_at = excluded.created_at`,
     );
-    for (const l of snapshot.links)
-      link.run(g, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
-    for (const r of snapshot.relations) this.#putRelation({ ...r, guildId: g });
-    for (const e of snapshot.entities) this.#entities.put({ ...e, guildId: g });
+    for (const l of plan.links) link.run(g, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+    for (const r of plan.replaceRelations) this.#relations.remove(g, r);
+    for (const r of plan.relations) this.#relations.insert(r);
+    for (const e of plan.entities) this.#entities.put(e);
     const alias = c.stmt(
       `INSERT INTO aliases (guild_id, alias, user_id, source, weight, updated_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (guild_id, alias, user_id) DO UPDATE SET source = excluded.source, weight = excluded.weight,
            updated_at = excluded.updated_at`,
     );
-    for (const a of snapshot.aliases)
-      alias.run(g, a.alias, a.userId, a.source, a.weight, a.updatedAt.getTime());
-    for (const d of snapshot.digests) this.putDigest({ ...d, guildId: g });
-    const optOutAt = snapshot.facts[0]?.createdAt.getTime() ?? 0;
-    const optOut = c.stmt('INSERT OR IGNORE INTO opt_outs (guild_id, user_id, at) VALUES (?, ?, ?)');
-    for (const u of snapshot.optOuts) optOut.run(g, u, optOutAt);
-    return {
-      facts: snapshot.facts.length,
-      relations: snapshot.relations.length,
-      entities: snapshot.entities.length,
-      aliases: snapshot.aliases.length,
-      links: snapshot.links.length,
-      history: snapshot.history.length,
-      digests: snapshot.digests.length,
-    };
+    for (const a of plan.aliases) alias.run(g, a.alias, a.userId, a.source, a.weight, a.updatedAt.getTime());
+    for (const d of plan.digests) this.putDigest(d);
+    const optOut = c.stmt('INSERT OR REPLACE INTO opt_outs (guild_id, user_id, at) VALUES (?, ?, ?)');
+    for (const o of plan.optOuts) optOut.run(g, o.userId, o.at.getTime());
   }
 
   /** One digest per (guild, subject): replaces the stored one. */
@@ -117,27 +106,5 @@ export class GuildSnapshots {
         'INSERT INTO digests (guild_id, subject_id, text, generated_at, source_fact_count) VALUES (?, ?, ?, ?, ?)',
       )
       .run(d.guildId, d.subjectId, d.text, d.generatedAt.getTime(), d.sourceFactCount);
-  }
-
-  /** Relation upsert by natural key (src, dst, verb, validFrom); an active twin is overwritten. */
-  #putRelation(r: Relation): void {
-    const existing = this.#relations.byNaturalKey(r);
-    if (existing) {
-      this.#relations.overwrite(existing.row_id, r);
-      return;
-    }
-    try {
-      this.#c.atomic(() => this.#relations.insert(r));
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const twin = this.#relations.active(
-        r.guildId,
-        { type: r.srcType, id: r.srcId },
-        { type: r.dstType, id: r.dstId },
-        r.verb,
-      );
-      if (!twin) throw error;
-      this.#relations.overwrite(twin.row_id, r);
-    }
   }
 }

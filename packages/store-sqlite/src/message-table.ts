@@ -1,5 +1,5 @@
 import type { StoredMessage } from '@permafrost/core';
-import { indexTerms } from '@permafrost/core/store';
+import { indexTerms, type MessageListQuery } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { MESSAGE_COLUMNS, type MessageRow, messageFromRow, messageParams } from './rows/message-row.js';
 import { ftsDocument } from './sql/fts-query.js';
@@ -132,6 +132,42 @@ export class MessageTable {
     }
     for (const [guildId, ids] of byGuild) this.#vec.delete(guildId, 'message', ids);
     return gone.length;
+  }
+
+  /** One page of the guild's rows, oldest first by (created_at, message_id), narrowed by the query. */
+  page(guildId: string, query: MessageListQuery): StoredMessage[] {
+    const where = ['guild_id = ?'];
+    const params: (string | number)[] = [guildId];
+    if (query.channelId !== undefined) {
+      where.push('channel_id = ?');
+      params.push(query.channelId);
+    }
+    if (query.authorId !== undefined) {
+      where.push('author_id = ?');
+      params.push(query.authorId);
+    }
+    if (query.createdBefore !== undefined) {
+      where.push('created_at < ?');
+      params.push(query.createdBefore.getTime());
+    }
+    if (query.after !== undefined) {
+      where.push('(created_at > ? OR (created_at = ? AND message_id > ?))');
+      const at = query.after.createdAt.getTime();
+      params.push(at, at, query.after.messageId);
+    }
+    return this.select(
+      `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY created_at, message_id LIMIT ?`,
+      [...params, Math.max(0, Math.floor(query.limit))],
+    );
+  }
+
+  /** Rows per channel of the guild (any status or kind). */
+  channelCounts(guildId: string): { channelId: string; count: number }[] {
+    return (
+      this.#c
+        .stmt('SELECT channel_id, count(*) AS n FROM messages WHERE guild_id = ? GROUP BY channel_id')
+        .all(guildId) as { channel_id: string; n: number }[]
+    ).map((r) => ({ channelId: r.channel_id, count: r.n }));
   }
 
   select(sql: string, params: readonly (string | number | null)[]): StoredMessage[] {

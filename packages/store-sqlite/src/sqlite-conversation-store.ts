@@ -4,6 +4,7 @@ import type {
   ActiveModeStore,
   ChannelStats,
   ConversationStore,
+  MessageListQuery,
   MessageTextHit,
   ReplyClaimStore,
 } from '@permafrost/core/store';
@@ -33,9 +34,6 @@ const modeFromRow = (r: ModeRow): ActiveMode => ({
   startedAt: date(r.started_at),
   lastActiveAt: date(r.last_active_at),
 });
-
-/** Removable by retention: neither waiting for nor inside extraction. */
-const REMOVABLE = "status NOT IN ('pending', 'claimed')";
 
 /** Conversation history over the queue's message rows, reply claims and active modes. */
 export class SqliteConversationStore implements ConversationStore, ReplyClaimStore, ActiveModeStore {
@@ -155,31 +153,12 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     });
   }
 
-  prune(
-    guildId: string,
-    options: { readonly olderThan: Date; readonly maxPerChannel: number },
-  ): Promise<number> {
-    return this.#c.write(() => {
-      let removed = this.#m.deleteWhere(
-        `guild_id = ? AND kind <> 'session' AND ${REMOVABLE} AND created_at < ?`,
-        [guildId, options.olderThan.getTime()],
-      );
-      const cap = Math.max(0, Math.floor(options.maxPerChannel));
-      const crowded = this.#c
-        .stmt(
-          `SELECT channel_id, count(*) AS n FROM messages WHERE guild_id = ? AND kind <> 'session'
-             GROUP BY channel_id HAVING count(*) > ?`,
-        )
-        .all(guildId, cap) as { channel_id: string; n: number }[];
-      for (const ch of crowded) {
-        removed += this.#m.deleteWhere(
-          `row_id IN (SELECT row_id FROM messages WHERE guild_id = ? AND channel_id = ? AND kind <> 'session'
-             AND ${REMOVABLE} ORDER BY created_at ASC, message_id ASC LIMIT ?)`,
-          [guildId, ch.channel_id, ch.n - cap],
-        );
-      }
-      return removed;
-    });
+  listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
+    return this.#c.run(() => this.#m.page(guildId, query));
+  }
+
+  channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
+    return this.#c.run(() => this.#m.channelCounts(guildId));
   }
 
   /**

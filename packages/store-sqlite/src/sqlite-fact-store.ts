@@ -8,6 +8,7 @@ import {
 } from '@permafrost/core';
 import type {
   FactFilter,
+  FactPageOptions,
   FactStore,
   ListFactsOptions,
   TextHit,
@@ -207,6 +208,45 @@ export class SqliteFactStore implements FactStore {
       );
       return rawRows(stmt, [guildId, idList(messageIds)]).map(factFromValues);
     });
+  }
+
+  statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
+    return this.#page(guildId, 'f.speaker_id = ?', [speakerId], page);
+  }
+
+  quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
+    return this.#page(
+      guildId,
+      "EXISTS (SELECT 1 FROM json_each(f.sources) s WHERE json_extract(s.value, '$.authorId') = ?)",
+      [authorId],
+      page,
+    );
+  }
+
+  /** Facts of the guild matching `where` (over alias `f`), any validity, in id order, one page. */
+  #page(guildId: string, where: string, params: readonly string[], page: FactPageOptions): Promise<Fact[]> {
+    return this.#c.run(() => {
+      const after = page.afterId === undefined ? '' : ' AND f.id > ?';
+      const stmt = this.#c.stmt(
+        `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND ${where}${after} ORDER BY f.id LIMIT ?`,
+      );
+      const limit = Math.max(0, Math.floor(page.limit));
+      const args = [guildId, ...params, ...(page.afterId === undefined ? [] : [page.afterId]), limit];
+      return rawRows(stmt, args).map(factFromValues);
+    });
+  }
+
+  countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
+    return this.#c.run(
+      () =>
+        (
+          this.#c
+            .stmt(
+              'SELECT count(*) AS n FROM fact_history WHERE guild_id = ? AND fact_id IN (SELECT value FROM json_each(?))',
+            )
+            .get(guildId, idList([...new Set(factIds)])) as { n: number }
+        ).n,
+    );
   }
 
   history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {

@@ -1,9 +1,9 @@
-import type { Digest, FactScope, GuildSnapshot, GuildStats, MemoryTier, PurgeReport } from '@permafrost/core';
-import type { ErasureInput, GovernanceRoles, ImportCounts } from '@permafrost/core/store';
+import type { Digest, FactScope, GuildSnapshot, GuildStats, MemoryTier } from '@permafrost/core';
+import type { ErasureInput, GovernanceRoles, ImportPlan, PurgePlan } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { ErasureTable } from './erasure-table.js';
 import type { GuildSnapshots } from './guild-snapshot.js';
-import type { UserPurge } from './purge.js';
+import type { PurgeWriter } from './purge.js';
 import { type DigestRow, digestFromRow } from './rows/graph-rows.js';
 import { truncateWal } from './wal-truncate.js';
 
@@ -11,13 +11,13 @@ import { truncateWal } from './wal-truncate.js';
 export class SqliteGovernanceStore implements GovernanceRoles {
   readonly #c: SqliteConnection;
   readonly #snapshots: GuildSnapshots;
-  readonly #purge: UserPurge;
+  readonly #purge: PurgeWriter;
   readonly #erasures: ErasureTable;
 
   constructor(
     connection: SqliteConnection,
     snapshots: GuildSnapshots,
-    purge: UserPurge,
+    purge: PurgeWriter,
     erasures: ErasureTable,
   ) {
     this.#c = connection;
@@ -134,24 +134,18 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     );
   }
 
-  async purgeUser(input: {
-    readonly guildId: string;
-    readonly userId: string;
-    readonly dryRun: boolean;
-  }): Promise<PurgeReport> {
-    if (input.dryRun)
-      return this.#c.run(() => this.#c.snapshot(() => this.#purge.run(input.guildId, input.userId, true)));
-    const report = await this.#c.write(() => this.#purge.run(input.guildId, input.userId, false));
+  /** Writes the plan atomically (joining an open transaction); the WAL is truncated after the commit. */
+  async applyPurge(plan: PurgePlan): Promise<void> {
+    await this.#c.write(() => this.#purge.apply(plan));
     await this.#c.run(() => this.#c.afterCommit(() => this.#purge.checkpoint()));
-    return report;
   }
 
   exportGuild(guildId: string): Promise<GuildSnapshot> {
     return this.#c.run(() => this.#c.snapshot(() => this.#snapshots.export(guildId)));
   }
 
-  importGuild(snapshot: GuildSnapshot): Promise<ImportCounts> {
-    return this.#c.write(() => this.#snapshots.import(snapshot));
+  async applyImport(plan: ImportPlan): Promise<void> {
+    await this.#c.write(() => this.#snapshots.apply(plan));
   }
 
   guildStats(guildId: string): Promise<GuildStats> {

@@ -3,6 +3,8 @@ import {
   type EntityUpsert,
   type GraphStore,
   type LinksForNodesOptions,
+  mergeEntity,
+  newEntity,
   newRelation,
   type RelationUpsert,
   reinforceRelation,
@@ -130,6 +132,33 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
+  relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
+    return this.#c.run(() => {
+      const stmt = this.#c.stmt(
+        `SELECT * FROM relations WHERE guild_id = ? AND src_type = ? AND src_id = ?
+         UNION SELECT * FROM relations WHERE guild_id = ? AND dst_type = ? AND dst_id = ?`,
+      );
+      const byRow = new Map<number, RelationRow>();
+      for (const n of nodes)
+        for (const r of stmt.all(guildId, n.type, n.id, guildId, n.type, n.id) as RelationRow[])
+          byRow.set(r.row_id, r);
+      return [...byRow.values()].sort((a, b) => a.row_id - b.row_id).map(relationFromRow);
+    });
+  }
+
+  relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
+    return this.#c.run(() =>
+      (
+        this.#c
+          .stmt(
+            `SELECT * FROM relations r WHERE guild_id = ? AND EXISTS (SELECT 1 FROM json_each(r.evidence) e
+               WHERE e.value IN (SELECT value FROM json_each(?))) ORDER BY row_id`,
+          )
+          .all(guildId, idList(factIds)) as RelationRow[]
+      ).map(relationFromRow),
+    );
+  }
+
   dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
     return this.#c.write(() => {
       const drop = new Set(factIds);
@@ -163,20 +192,7 @@ export class SqliteGraphStore implements GraphStore {
   upsertEntity(input: EntityUpsert): Promise<Entity> {
     return this.#c.write(() => {
       const current = this.#entities.get(input.guildId, input.slug);
-      const aliases = [...new Set([...(current?.aliases ?? []), ...input.aliases])];
-      const next: Entity = current
-        ? { ...current, aliases, updatedAt: input.at }
-        : {
-            guildId: input.guildId,
-            slug: input.slug,
-            name: input.name,
-            kind: input.kind,
-            aliases,
-            factCount: 0,
-            linkedUserId: null,
-            createdAt: input.at,
-            updatedAt: input.at,
-          };
+      const next = current ? mergeEntity(current, input) : newEntity(input);
       this.#entities.put(next);
       return next;
     });

@@ -7,7 +7,7 @@ import { ErasureTable } from './erasure-table.js';
 import { FactTable } from './fact-table.js';
 import { GuildSnapshots } from './guild-snapshot.js';
 import { MessageTable } from './message-table.js';
-import { UserPurge } from './purge.js';
+import { PurgeWriter } from './purge.js';
 import { RelationTable } from './relation-table.js';
 import { SqliteAliasStore } from './sqlite-alias-store.js';
 import { SqliteConversationStore } from './sqlite-conversation-store.js';
@@ -65,7 +65,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
       new SqliteGovernanceStore(
         connection,
         new GuildSnapshots(connection, factTable, relations, entities),
-        new UserPurge(connection, messages, vec),
+        new PurgeWriter(connection, messages, vec, relations),
         new ErasureTable(connection),
       ),
     ),

@@ -28,12 +28,10 @@ export class SqliteVectorIndex implements VectorIndex {
     return this.#c.run(() => this.#vec.search(query));
   }
 
-  count(guildId: string, kind: VectorKind): Promise<number> {
-    return this.#c.run(() => this.#vec.count(guildId, kind));
-  }
-
-  ids(guildId: string, kind: VectorKind): Promise<string[]> {
-    return this.#c.run(() => this.#vec.ids(guildId, kind));
+  count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {
+    return this.#c.run(() =>
+      ids === undefined ? this.#vec.count(guildId, kind) : this.#vec.countExisting(guildId, kind, ids),
+    );
   }
 
   dimensions(): Promise<number | null> {

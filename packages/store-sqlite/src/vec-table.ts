@@ -186,7 +186,7 @@ export class VecTable {
     return rowIds.length;
   }
 
-  /** How many of these items have a vector (for dry-run reports). */
+  /** How many of these items have a vector (for purge reports). */
   countExisting(guildId: string, kind: VectorKind, ids: readonly string[]): number {
     return this.#rowIds(guildId, kind, ids).length;
   }
@@ -199,14 +199,6 @@ export class VecTable {
         n: number;
       }
     ).n;
-  }
-
-  ids(guildId: string, kind: VectorKind): string[] {
-    return (
-      this.#c
-        .stmt('SELECT item_id FROM vector_ids WHERE guild_id = ? AND kind = ? ORDER BY item_id')
-        .all(guildId, kind) as { item_id: string }[]
-    ).map((r) => r.item_id);
   }
 
   /** WHERE conditions (after the guild) of a query's scope; null when nothing can match. */

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { purgeMember } from '@permafrost/core/internal';
 import { indexTerms } from '@permafrost/core/store';
 import {
   at,
@@ -68,7 +69,7 @@ function filesContaining(path: string, marker: string): string[] {
   return hits;
 }
 
-describe('purgeUser leaves no byte of the user in the SQLite files', () => {
+describe('a purge leaves no byte of the user in the SQLite files', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'permafrost-purge-'));
@@ -155,7 +156,7 @@ describe('purgeUser leaves no byte of the user in the SQLite files', () => {
     expect(indexedMarkers(path)).toEqual(INDEXED.flatMap((m) => indexTerms(m)).sort());
 
     const store = createSqliteStore({ path });
-    const report = await store.admin.purgeUser({ guildId: G1, userId: 'alice', dryRun: false });
+    const report = await purgeMember(store, { guildId: G1, userId: 'alice', dryRun: false });
     expect(report).toMatchObject({ facts: 2, messages: 2, digests: 1, aliases: 1, sourcesStripped: 1 });
     // The WAL is already truncated while the store is still open.
     const wal = readFileSync(`${path}-wal`);

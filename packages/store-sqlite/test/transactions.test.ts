@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getStoreFactory, resolveStoreFactory } from '@permafrost/core/internal';
+import { getStoreFactory, purgeMember, resolveStoreFactory } from '@permafrost/core/internal';
 import { G1, makeFact, makeMessage } from '@permafrost/store-conformance';
 import { createSqliteStore, SQLITE_CAPABILITIES } from '@permafrost/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -72,7 +72,7 @@ describe('sqlite transactions and connections', () => {
     const store = createSqliteStore({ path });
     await store.facts.insert([makeFact({ subjectId: 'zed', text: 'zed likes kites' })]);
     await store.transaction(async () => {
-      await store.admin.purgeUser({ guildId: G1, userId: 'zed', dryRun: false });
+      await purgeMember(store, { guildId: G1, userId: 'zed', dryRun: false });
       expect(readFileSync(`${path}-wal`).length).toBeGreaterThan(0);
     });
     expect(readFileSync(`${path}-wal`).length).toBe(0);

@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import { ErrorCode, MemoryError } from '../errors/index.js';
+import { importSnapshot } from '../governance/guild-import.js';
+import { purgeMember } from '../governance/purge.js';
 import type { IngestDeps } from '../ingest/deps.js';
 import {
   type BackupManifest,
   EXPORT_FORMAT,
   EXPORT_VERSION,
+  exportSchemaFor,
   type GuildExport,
-  guildExportSchema,
+  type ImportCounts,
   type PurgeReport,
+  upgradeExport,
 } from '../model/admin.js';
 import { type Fact, isActive } from '../model/fact.js';
 import type { Alias, Digest, Relation } from '../model/graph.js';
 import type { StoredMessage } from '../model/message.js';
-import type { ImportCounts } from '../ports/guild-admin-store.js';
 import { idField as id, parseInput, userIdField } from '../validation/index.js';
 
 const EMBED_CHUNK = 64;
@@ -139,7 +142,7 @@ export function createAdminApi(deps: AdminApiDeps) {
       // The erasure is logged first, in the purge's transaction: a batch that read the member's
       // messages before it checks the log when it commits and drops their data (purge fencing).
       const report = request.dryRun
-        ? await store.admin.purgeUser(request)
+        ? await purgeMember(store, request)
         : await store.transaction(async () => {
             await store.erasures.recordErasure({
               guildId: request.guildId,
@@ -147,7 +150,7 @@ export function createAdminApi(deps: AdminApiDeps) {
               messageId: null,
               at: clock.now(),
             });
-            return store.admin.purgeUser(request);
+            return purgeMember(store, request);
           });
       if (!report.dryRun) deps.forgetUserCaches(input.guildId, input.userId);
       return report;
@@ -177,18 +180,20 @@ export function createAdminApi(deps: AdminApiDeps) {
       return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: clock.now(), ...snapshot };
     },
 
-    /** Restores an export (validated), re-embedding every fact with the current embedder. */
+    /**
+     * Restores an export (validated; version 1 documents are read too), re-embedding every fact
+     * with the current embedder. Core plans what is written (governance/import-plan.ts).
+     */
     async importGuild(input: { data: unknown; guildId?: string }): Promise<ImportCounts> {
       await deps.ensureStarted();
       parseInput(importSchema, input, 'admin.importGuild');
-      const parsed = parseInput(guildExportSchema, input.data, 'admin.importGuild', ['data']);
-      const { format: _f, version: _v, exportedAt: _e, ...snapshot } = parsed;
+      const parsed = parseInput(exportSchemaFor(input.data), input.data, 'admin.importGuild', ['data']);
+      const { format: _f, version: _v, exportedAt: _e, ...snapshot } = upgradeExport(parsed);
       const guildId = input.guildId ?? snapshot.guildId;
-      const target = { ...snapshot, guildId };
-      const counts = await store.admin.importGuild(target);
+      const counts = await importSnapshot(store, snapshot, guildId);
       await reembed(
         guildId,
-        target.facts.map((f) => ({ ...f, guildId })),
+        snapshot.facts.map((f) => ({ ...f, guildId })),
       );
       return counts;
     },
@@ -206,7 +211,7 @@ export function createAdminApi(deps: AdminApiDeps) {
         guildId: input.guildId,
         userId: u,
         exportedAt: clock.now(),
-        optedOut: snapshot.optOuts.includes(u),
+        optedOut: snapshot.optOuts.some((o) => o.userId === u),
         factsAbout: snapshot.facts.filter((f) => f.subjectId === u),
         factsStated: snapshot.facts.filter((f) => f.subjectId !== u && f.attribution.speakerId === u),
         aliases: snapshot.aliases.filter((a) => a.userId === u),

@@ -1,3 +1,4 @@
+import { purgeMember } from '../governance/purge.js';
 import { applyForgetPlan, planForget } from '../lifecycle/forget-messages.js';
 import type { IngestDeps } from './deps.js';
 import { type ErasureFence, nothingErased } from './erasure-fence.js';
@@ -14,7 +15,7 @@ export async function reapplyErasures(deps: IngestDeps, fence: ErasureFence): Pr
   const erased = await fence.check();
   if (nothingErased(erased)) return;
   for (const userId of erased.users)
-    await store.admin.purgeUser({ guildId: fence.guildId, userId, dryRun: false });
+    await purgeMember(store, { guildId: fence.guildId, userId, dryRun: false });
   if (erased.messages.size === 0) return;
   const plan = planForget(await store.facts.citing(fence.guildId, [...erased.messages]), erased.messages);
   if (plan.strip.length > 0)

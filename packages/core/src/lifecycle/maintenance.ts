@@ -6,6 +6,7 @@ import type { EventBus } from '../observability/events.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { pruneConversation } from './conversation-retention.js';
 import { selectExpired, selectForgotten, selectOverCap } from './retention.js';
 
 const CURSOR = 'maintenance_at';
@@ -112,7 +113,7 @@ export async function runMaintenance(
   await retire(pruned, FactHistoryKind.PRUNED, 'cap');
 
   const retentionCutoff = new Date(now.getTime() - config.conversation.retentionDays * 86_400_000);
-  const processedRowsDeleted = await store.conversation.prune(guildId, {
+  const processedRowsDeleted = await pruneConversation(store, guildId, {
     olderThan: retentionCutoff,
     maxPerChannel: config.conversation.maxMessagesPerChannel,
   });

@@ -4,30 +4,76 @@ import { factHistoryEntrySchema, factSchema } from './fact.js';
 import { aliasSchema, digestSchema, entitySchema, linkSchema, relationSchema } from './graph.js';
 
 export const EXPORT_FORMAT = 'permafrost.guild-export';
-export const EXPORT_VERSION = 1;
+/** 2: opt-outs carry the date they were recorded. Version 1 documents are still read. */
+export const EXPORT_VERSION = 2;
+
+/** A member's opt-out as exported: who, and since when. */
+export const optOutSchema = z.object({ userId: z.string().min(1), at: z.coerce.date() }).strict();
+export type OptOut = Readonly<z.output<typeof optOutSchema>>;
+
+const exportBody = {
+  format: z.literal(EXPORT_FORMAT),
+  guildId: z.string().min(1),
+  exportedAt: z.coerce.date(),
+  facts: z.array(factSchema),
+  history: z.array(factHistoryEntrySchema),
+  links: z.array(linkSchema),
+  relations: z.array(relationSchema),
+  entities: z.array(entitySchema),
+  aliases: z.array(aliasSchema),
+  digests: z.array(digestSchema),
+};
 
 /** Versioned, self-contained dump of one guild's memory (vectors are re-computed on import). */
 export const guildExportSchema = z
-  .object({
-    format: z.literal(EXPORT_FORMAT),
-    version: z.literal(EXPORT_VERSION),
-    guildId: z.string().min(1),
-    exportedAt: z.coerce.date(),
-    facts: z.array(factSchema),
-    history: z.array(factHistoryEntrySchema),
-    links: z.array(linkSchema),
-    relations: z.array(relationSchema),
-    entities: z.array(entitySchema),
-    aliases: z.array(aliasSchema),
-    digests: z.array(digestSchema),
-    optOuts: z.array(z.string()),
-  })
+  .object({ ...exportBody, version: z.literal(EXPORT_VERSION), optOuts: z.array(optOutSchema) })
   .strict();
 export type GuildExport = z.output<typeof guildExportSchema>;
 export type GuildExportInput = z.input<typeof guildExportSchema>;
 
+/** The first export format: opt-outs were bare member ids. */
+export const guildExportV1Schema = z
+  .object({ ...exportBody, version: z.literal(1), optOuts: z.array(z.string().min(1)) })
+  .strict();
+export type GuildExportV1 = z.output<typeof guildExportV1Schema>;
+
+/**
+ * The schema a document is read with: the one of its declared version when this release reads
+ * that version, otherwise the current one (whose issues then name the version it expects).
+ */
+export function exportSchemaFor(doc: unknown): typeof guildExportSchema | typeof guildExportV1Schema {
+  const version =
+    typeof doc === 'object' && doc !== null ? (doc as { version?: unknown }).version : undefined;
+  return version === 1 ? guildExportV1Schema : guildExportSchema;
+}
+
+/**
+ * A parsed export of any readable version as the current one. A version 1 document does not say
+ * since when its members opted out, only that they had by the time it was written: their opt-outs
+ * are dated `exportedAt`, the latest instant the document vouches for.
+ */
+export function upgradeExport(doc: GuildExport | GuildExportV1): GuildExport {
+  if (doc.version === EXPORT_VERSION) return doc;
+  return {
+    ...doc,
+    version: EXPORT_VERSION,
+    optOuts: doc.optOuts.map((userId) => ({ userId, at: doc.exportedAt })),
+  };
+}
+
 /** The store-level content of an export, without the envelope. */
 export type GuildSnapshot = Omit<GuildExport, 'format' | 'version' | 'exportedAt'>;
+
+/** Rows an import wrote, by kind. */
+export interface ImportCounts {
+  readonly facts: number;
+  readonly relations: number;
+  readonly entities: number;
+  readonly aliases: number;
+  readonly links: number;
+  readonly history: number;
+  readonly digests: number;
+}
 
 export interface PurgeReport {
   readonly guildId: string;

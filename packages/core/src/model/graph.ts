@@ -81,6 +81,29 @@ export const digestSchema = z
 /** A short profile summary of a subject (or the server when subjectId is null). */
 export type Digest = Readonly<z.output<typeof digestSchema>>;
 
+/**
+ * A stored relation named by its natural key: the edge (src, dst, verb) and when it started.
+ * Plans name the relations they delete or rewrite this way.
+ */
+export type RelationRef = Pick<Relation, 'srcType' | 'srcId' | 'dstType' | 'dstId' | 'verb' | 'validFrom'>;
+
+/** The natural key of a relation (or a ref) as one string, for sets and maps. */
+export function relationRefKey(r: RelationRef): string {
+  return `${relationKey(r)}|${r.validFrom.getTime()}`;
+}
+
+/** The ref of a relation (a copy of its key fields). */
+export function relationRefOf(r: RelationRef): RelationRef {
+  return {
+    srcType: r.srcType,
+    srcId: r.srcId,
+    dstType: r.dstType,
+    dstId: r.dstId,
+    verb: r.verb,
+    validFrom: r.validFrom,
+  };
+}
+
 /** Stable identity of a relation: one active edge per (src, dst, verb). */
 export function relationKey(r: Pick<Relation, 'srcType' | 'srcId' | 'dstType' | 'dstId' | 'verb'>): string {
   return `${r.srcType}:${r.srcId}|${r.dstType}:${r.dstId}|${r.verb}`;
@@ -88,6 +111,17 @@ export function relationKey(r: Pick<Relation, 'srcType' | 'srcId' | 'dstType' | 
 
 export function nodeKey(n: NodeRef): string {
   return `${n.type}:${n.id}`;
+}
+
+/** An entity mentioned once: created when new, otherwise merged by core's `mergeEntity`. */
+export interface EntityUpsert {
+  readonly guildId: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly kind: EntityKind;
+  /** Normalized aliases, merged into the existing set. */
+  readonly aliases: readonly string[];
+  readonly at: Date;
 }
 
 /** A relation observed once (the store merges it into the active edge or starts one). */

@@ -14,6 +14,23 @@ export interface MessageTextHit {
   readonly score: number;
 }
 
+/** Where a message row sits in (createdAt, messageId) order. */
+export interface MessagePosition {
+  readonly createdAt: Date;
+  readonly messageId: string;
+}
+
+/** One page of a guild's message rows; the optional fields narrow it (all must hold). */
+export interface MessageListQuery {
+  readonly limit: number;
+  /** Only rows strictly after this position. */
+  readonly after?: MessagePosition;
+  readonly channelId?: string;
+  readonly authorId?: string;
+  /** Only rows created strictly before this instant. */
+  readonly createdBefore?: Date;
+}
+
 /** Conversation history over the same message rows the ingest queue uses. */
 export interface ConversationStore {
   /**
@@ -35,11 +52,14 @@ export interface ConversationStore {
   searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]>;
   /** Messages by id (request order, missing dropped). */
   getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]>;
-  /** Deletes non-pending messages older than `olderThan`, then the oldest non-pending rows of each channel until it holds at most `maxPerChannel`. */
-  prune(
-    guildId: string,
-    options: { readonly olderThan: Date; readonly maxPerChannel: number },
-  ): Promise<number>;
+  /**
+   * Message rows of the guild (any status or kind, with their current queue status), oldest first
+   * by (createdAt, messageId): the first `limit` that match the query. Page with `after` set to
+   * the last row's position.
+   */
+  listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]>;
+  /** How many message rows (any status or kind) each channel of the guild holds; channels without rows are absent. */
+  channelCounts(guildId: string): Promise<{ readonly channelId: string; readonly count: number }[]>;
   /**
    * Deletes these messages (any status or kind: a pending or claimed row leaves the queue) with
    * their keyword rows and vectors. On a store with `physicalPurge` the bytes are gone from its

@@ -33,6 +33,12 @@ export interface TextHit {
   readonly score: number;
 }
 
+/** A page of a fact read in id order: at most `limit` facts with an id above `afterId`. */
+export interface FactPageOptions {
+  readonly limit: number;
+  readonly afterId?: string;
+}
+
 export interface UpdateFactOptions {
   readonly at: Date;
   /** Optimistic concurrency: the update applies only if the stored version equals this. */
@@ -69,7 +75,13 @@ export interface FactStore {
   touch(guildId: string, ids: readonly string[], at: Date): Promise<number>;
   /** Every fact of the guild (any validity) with a source ref of one of these messages, in id order. */
   citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]>;
+  /** Facts (any validity) whose attribution names this speaker, in id order, one page. */
+  statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]>;
+  /** Facts (any validity) with a source ref authored by this member, in id order, one page. */
+  quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]>;
   appendHistory(entries: readonly FactHistoryEntry[]): Promise<void>;
+  /** How many history entries these facts have together. */
+  countHistory(guildId: string, factIds: readonly string[]): Promise<number>;
   /** History of a fact, oldest first. */
   history(guildId: string, factId: string): Promise<FactHistoryEntry[]>;
 }

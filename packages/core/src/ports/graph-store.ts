@@ -1,23 +1,12 @@
-import type { EntityKind } from '../model/enums.js';
-import type { Entity, Link, NodeRef, Relation, RelationUpsert } from '../model/graph.js';
+import type { Entity, EntityUpsert, Link, NodeRef, Relation, RelationUpsert } from '../model/graph.js';
 import type { FactValidity } from './fact-store.js';
 
-export type { RelationUpsert };
+export type { EntityUpsert, RelationUpsert };
 
 export interface LinksForNodesOptions {
   readonly validity?: FactValidity;
   /** At most this many links per node, newest facts first. */
   readonly limitPerNode: number;
-}
-
-export interface EntityUpsert {
-  readonly guildId: string;
-  readonly slug: string;
-  readonly name: string;
-  readonly kind: EntityKind;
-  /** Normalized aliases, merged into the existing set. */
-  readonly aliases: readonly string[];
-  readonly at: Date;
 }
 
 /**
@@ -29,7 +18,7 @@ export interface GraphStore {
   addLinks(links: readonly Link[]): Promise<void>;
   /** Links to these nodes whose fact passes `validity` (default active), newest facts first per node. */
   linksForNodes(guildId: string, nodes: readonly NodeRef[], options: LinksForNodesOptions): Promise<Link[]>;
-  /** Every link of these facts. */
+  /** Every link of these facts (whatever their validity). */
   linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]>;
   /**
    * Inserts or merges an active relation (src, dst, verb). Merge: occurrences + 1, confidence = max,
@@ -39,12 +28,19 @@ export interface GraphStore {
   upsertRelation(input: RelationUpsert): Promise<Relation>;
   /** Active relations touching any of the nodes (either direction), heaviest first, per node limit. */
   relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]>;
+  /** Every relation, active or ended, with one of these nodes as its source or destination (each once). */
+  relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]>;
+  /** Every relation, active or ended, whose evidence names one of these facts (each once). */
+  relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]>;
   /**
    * Removes these fact ids from relation evidence. A relation left with evidence has its weight × 0.8;
    * one left with none ends (validUntil = at). Returns relations changed.
    */
   dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number>;
-  /** Creates the entity or merges name-independent fields (aliases union, updatedAt). */
+  /**
+   * Creates the entity (`newEntity(input)`) or replaces the stored one with
+   * `mergeEntity(current, input)` (both from core). Returns the stored entity.
+   */
   upsertEntity(input: EntityUpsert): Promise<Entity>;
   getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]>;
   /** Slugs whose alias set contains one of these normalized aliases. */

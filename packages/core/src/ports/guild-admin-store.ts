@@ -1,28 +1,20 @@
-import type { GuildSnapshot, GuildStats, PurgeReport } from '../model/admin.js';
+import type { GuildSnapshot, GuildStats } from '../model/admin.js';
+import type { ImportPlan, PurgePlan } from '../model/governance-plans.js';
 
-export interface ImportCounts {
-  readonly facts: number;
-  readonly relations: number;
-  readonly entities: number;
-  readonly aliases: number;
-  readonly links: number;
-  readonly history: number;
-  readonly digests: number;
-}
-
-/** Whole-guild operations: purge a member, export and import, statistics, the list of guilds. */
+/**
+ * Whole-guild operations: apply core's purge and import plans, export, statistics, the list of
+ * guilds. Plans are decided in core (`governance/`); a store only writes the rows they name.
+ */
 export interface GuildAdminStore {
   /**
-   * Counts (dryRun) or removes every trace of a user in a guild: facts where they are subject or
-   * speaker (with vectors, keyword rows and history), links and relations touching them, aliases,
-   * digest, messages they authored (any status), source refs they authored on remaining facts,
-   * entity links to them, and their opt-out row. Nothing of theirs stays readable afterwards.
+   * Writes a purge plan in one transaction (joining the caller's): deletes the facts named (with
+   * history, keyword rows and vectors), the links, relations, aliases, digests, messages (with
+   * keyword rows and vectors) and entities (with their alias index) it names, rewrites the
+   * evidence and sources it lists, clears the entity links it lists. Rows already gone are
+   * skipped. On a store with `physicalPurge` the bytes are gone from its files once the
+   * transaction commits (SQLite: `secure_delete`, keyword indexes merged, WAL truncated).
    */
-  purgeUser(input: {
-    readonly guildId: string;
-    readonly userId: string;
-    readonly dryRun: boolean;
-  }): Promise<PurgeReport>;
+  applyPurge(plan: PurgePlan): Promise<void>;
 
   /**
    * After content was deleted or rewritten in the caller's transaction (a forgotten message, a
@@ -31,10 +23,13 @@ export interface GuildAdminStore {
    */
   compactDeleted(): Promise<void>;
 
-  /** Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out of the guild. */
+  /**
+   * Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out (with
+   * its date) of the guild.
+   */
   exportGuild(guildId: string): Promise<GuildSnapshot>;
-  /** Writes a snapshot (upsert by natural key); vectors are the caller's job. */
-  importGuild(snapshot: GuildSnapshot): Promise<ImportCounts>;
+  /** Writes an import plan in one transaction (joining the caller's); vectors are the caller's job. */
+  applyImport(plan: ImportPlan): Promise<void>;
 
   guildStats(guildId: string): Promise<GuildStats>;
   /** Guilds with any fact or message. */

@@ -38,9 +38,8 @@ export interface VectorIndex {
   delete(guildId: string, kind: VectorKind, ids: readonly string[]): Promise<number>;
   /** Exact top-`limit` by cosine similarity among items in scope. */
   search(query: VectorQuery): Promise<VectorHit[]>;
-  count(guildId: string, kind: VectorKind): Promise<number>;
-  /** Ids of this kind that have a vector (for reindex and consistency checks). */
-  ids(guildId: string, kind: VectorKind): Promise<string[]>;
+  /** How many items of this kind the guild has vectors for; with `ids`, how many of those items have one. */
+  count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number>;
   /**
    * Vector length fixed by the first upsert (null while empty and never set). Upserting or
    * searching with another length fails with MemoryError DIMENSION_MISMATCH.

@@ -88,8 +88,16 @@ describe('export and import', () => {
       subjectId: ALICE,
       text: 'Alice prefers tea over coffee',
     });
+    await a.memory.admin.setOptOut({ guildId: GUILD, userId: 'u-quiet', optedOut: true });
+    const optedOutAt = a.clock.now().toISOString();
+    a.clock.advanceDays(3);
     const doc = JSON.parse(JSON.stringify(await a.memory.admin.exportGuild({ guildId: GUILD })));
-    expect(doc).toMatchObject({ format: 'permafrost.guild-export', version: 1, guildId: GUILD });
+    expect(doc).toMatchObject({
+      format: 'permafrost.guild-export',
+      version: 2,
+      guildId: GUILD,
+      optOuts: [{ userId: 'u-quiet', at: optedOutAt }],
+    });
     const b = harness();
     const counts = await b.memory.admin.importGuild({ data: doc });
     expect(counts).toMatchObject({ facts: 2, relations: 1, entities: 1 });
@@ -99,7 +107,18 @@ describe('export and import', () => {
     await expect(b.memory.admin.importGuild({ data: { ...doc, version: 99 } })).rejects.toMatchObject({
       code: 'SCHEMA_INVALID',
     });
+    // A version 1 document (bare opt-out ids) still imports; its opt-outs date from the export.
+    const v1 = { ...doc, version: 1, optOuts: ['u-quiet'] };
+    await expect(
+      b.memory.admin.importGuild({ data: { ...v1, optOuts: [{ userId: 'x' }] } }),
+    ).rejects.toMatchObject({ code: 'SCHEMA_INVALID' });
+    const c = harness();
+    expect(await c.memory.admin.importGuild({ data: v1 })).toMatchObject({ facts: 2, relations: 1 });
+    const fromV1 = JSON.parse(JSON.stringify(await c.memory.admin.exportGuild({ guildId: GUILD })));
+    expect(fromV1.optOuts).toEqual([{ userId: 'u-quiet', at: doc.exportedAt }]);
+    expect(await c.memory.admin.getOptOut({ guildId: GUILD, userId: 'u-quiet' })).toBe(true);
     await a.memory.close();
     await b.memory.close();
+    await c.memory.close();
   });
 });

@@ -95,23 +95,6 @@ export function conversationSuite(o: ConformanceOptions): void {
         expect(await s.conversation.searchText(G1, indexTerms('a3f9c2'), 10)).toEqual([]);
       }));
 
-    it('prunes by age and per-channel cap, never pending rows', () =>
-      withStore(o, async (s) => {
-        const old = makeMessage({ status: 'processed', createdAt: at(1) });
-        const oldPending = makeMessage({ createdAt: at(2) });
-        const recent = Array.from({ length: 4 }, (_, i) =>
-          makeMessage({ status: 'processed', createdAt: at(1000 + i) }),
-        );
-        await s.queue.enqueueMany([old, oldPending, ...recent], 100);
-        const removed = await s.conversation.prune(G1, { olderThan: at(500), maxPerChannel: 3 });
-        const left = await s.conversation.channelHistory(G1, 'c1', { limit: 100 });
-        expect(left.map((m) => m.messageId)).toEqual([
-          oldPending.messageId,
-          ...recent.slice(2).map((m) => m.messageId),
-        ]);
-        expect(removed).toBe(3);
-      }));
-
     it('trims a channel to its newest rows', () =>
       withStore(o, async (s) => {
         const rows = Array.from({ length: 5 }, () =>

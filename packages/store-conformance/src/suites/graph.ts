@@ -154,6 +154,51 @@ export function graphSuite(o: ConformanceOptions): void {
         expect(await s.graph.findEntitiesByAlias(G2, ['film'])).toEqual([]);
       }));
 
+    it('merges an entity by core rule: aliases united in order, updatedAt refreshed, the rest kept', () =>
+      withStore(o, async (s) => {
+        const first = await s.graph.upsertEntity({
+          guildId: G1,
+          slug: 'tea',
+          name: 'Tea',
+          kind: 'concept',
+          aliases: ['tea', 'chai', 'tea'],
+          at: at(0),
+        });
+        expect(first).toEqual({
+          guildId: G1,
+          slug: 'tea',
+          name: 'Tea',
+          kind: 'concept',
+          aliases: ['tea', 'chai'],
+          factCount: 0,
+          linkedUserId: null,
+          createdAt: at(0),
+          updatedAt: at(0),
+        });
+        await s.graph.bumpEntityFacts(G1, 'tea', 4);
+        await s.graph.linkEntityToUser(G1, 'tea', 'u3');
+        const merged = await s.graph.upsertEntity({
+          guildId: G1,
+          slug: 'tea',
+          name: 'Black tea',
+          kind: 'product',
+          aliases: ['black tea', 'chai'],
+          at: at(9),
+        });
+        const expected = {
+          ...first,
+          aliases: ['tea', 'chai', 'black tea'],
+          factCount: 4,
+          linkedUserId: 'u3',
+          updatedAt: at(9),
+        };
+        expect(merged).toEqual(expected);
+        expect(await s.graph.getEntities(G1, ['tea'])).toEqual([expected]);
+        expect(await s.graph.findEntitiesByAlias(G1, ['black tea'])).toEqual([
+          { alias: 'black tea', slug: 'tea' },
+        ]);
+      }));
+
     it('links an entity to a member (twin) and unlinks it', () =>
       withStore(o, async (s) => {
         await s.graph.upsertEntity({

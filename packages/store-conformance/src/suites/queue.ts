@@ -1,3 +1,4 @@
+import { pruneConversation } from '@permafrost/core/internal';
 import { SERVER_KEY } from '@permafrost/core/store';
 import { describe, expect, it } from 'vitest';
 import { at, type ConformanceOptions, G1, G2, makeMessage, withStore } from '../fixtures.js';
@@ -213,7 +214,7 @@ export function queueSuite(o: ConformanceOptions): void {
         expect(await s.queue.markEdited(G1, 'nope', 'x', false)).toBe(false);
         const [edited] = await s.conversation.getMessages(G1, [pending.messageId]);
         expect(edited).toMatchObject({ content: 'edited words', edited: true });
-        expect(await s.conversation.prune(G1, { olderThan: at(500), maxPerChannel: 100 })).toBe(1);
+        expect(await pruneConversation(s, G1, { olderThan: at(500), maxPerChannel: 100 })).toBe(1);
         expect(
           (await s.conversation.getMessages(G1, [old.messageId, fresh.messageId, pending.messageId])).map(
             (m) => m.messageId,

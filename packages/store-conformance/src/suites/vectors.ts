@@ -139,7 +139,11 @@ export function vectorSuite(o: ConformanceOptions): void {
         expect(hit?.score).toBeCloseTo(1, 4);
         expect(await s.vectors.count(G1, 'fact')).toBe(1);
         expect(await s.vectors.count(G1, 'message')).toBe(1);
-        expect(await s.vectors.ids(G1, 'fact')).toEqual(['x']);
+        expect(await s.vectors.count(G1, 'fact', ['x', 'y', 'x'])).toBe(1);
+        expect(await s.vectors.count(G1, 'message', ['x'])).toBe(1);
+        expect(await s.vectors.count(G2, 'fact', ['x'])).toBe(1);
+        expect(await s.vectors.count(G2, 'message', ['x'])).toBe(0);
+        expect(await s.vectors.count(G1, 'fact', [])).toBe(0);
         expect(await s.vectors.delete(G1, 'fact', ['x', 'y'])).toBe(1);
         expect(await s.vectors.count(G1, 'fact')).toBe(0);
         expect(await s.vectors.count(G1, 'message')).toBe(1);

@@ -63,7 +63,7 @@ export const FACT_COLUMNS = [
 
 type StoredSource = Omit<SourceRef, 'createdAt'> & { readonly createdAt: number | null };
 
-function encodeSources(sources: readonly SourceRef[]): string {
+export function encodeSources(sources: readonly SourceRef[]): string {
   return JSON.stringify(sources.map((s): StoredSource => ({ ...s, createdAt: msOrNull(s.createdAt) })));
 }
 

@@ -1,11 +1,22 @@
 import type { StoredMessage } from '../../model/message.js';
 import type { ActiveMode, ActiveModeStore } from '../../ports/active-mode-store.js';
-import type { ChannelStats, ConversationStore, MessageTextHit } from '../../ports/conversation-store.js';
+import type {
+  ChannelStats,
+  ConversationStore,
+  MessageListQuery,
+  MessagePosition,
+  MessageTextHit,
+} from '../../ports/conversation-store.js';
 import type { ReplyClaimStore } from '../../ports/reply-claim-store.js';
 import { indexTerms } from '../../text/analyze.js';
 import { rankBm25 } from '../../text/bm25.js';
 import { chronological } from './in-memory-queue.js';
 import { enter, key, type MemoryState } from './state.js';
+
+/** True when the row sits strictly after the position in (createdAt, messageId) order. */
+const isAfter = (m: StoredMessage, p: MessagePosition) =>
+  m.createdAt.getTime() > p.createdAt.getTime() ||
+  (m.createdAt.getTime() === p.createdAt.getTime() && m.messageId > p.messageId);
 
 type ModeKey = { readonly instanceId: string; readonly guildId: string; readonly channelId: string };
 const modeKey = (m: ModeKey) => key(m.instanceId, m.guildId, m.channelId);
@@ -91,32 +102,27 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return out;
   }
 
-  async prune(
-    guildId: string,
-    options: { readonly olderThan: Date; readonly maxPerChannel: number },
-  ): Promise<number> {
+  async listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
     await enter(this.#state);
-    const removable = (m: StoredMessage) => m.status !== 'pending' && m.status !== 'claimed';
-    const doomed = new Set<string>();
-    const byChannel = new Map<string, StoredMessage[]>();
-    for (const m of this.#rows((r) => r.guildId === guildId && r.kind !== 'session')) {
-      if (removable(m) && m.createdAt.getTime() < options.olderThan.getTime()) doomed.add(m.messageId);
-      const list = byChannel.get(m.channelId) ?? [];
-      list.push(m);
-      byChannel.set(m.channelId, list);
-    }
-    for (const list of byChannel.values()) {
-      // Drop the oldest removable rows until the channel fits the cap (pending rows are kept).
-      let count = list.filter((m) => !doomed.has(m.messageId)).length;
-      for (const m of list) {
-        if (count <= options.maxPerChannel) break;
-        if (doomed.has(m.messageId) || !removable(m)) continue;
-        doomed.add(m.messageId);
-        count--;
-      }
-    }
-    for (const id of doomed) this.#deleteMessage(guildId, id);
-    return doomed.size;
+    const after = query.after;
+    const before = query.createdBefore?.getTime();
+    const rows = this.#rows(
+      (m) =>
+        m.guildId === guildId &&
+        (query.channelId === undefined || m.channelId === query.channelId) &&
+        (query.authorId === undefined || m.authorId === query.authorId) &&
+        (before === undefined || m.createdAt.getTime() < before) &&
+        (after === undefined || isAfter(m, after)),
+    );
+    return rows.slice(0, Math.max(0, Math.floor(query.limit)));
+  }
+
+  async channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
+    await enter(this.#state);
+    const counts = new Map<string, number>();
+    for (const m of this.#state.messages.values())
+      if (m.guildId === guildId) counts.set(m.channelId, (counts.get(m.channelId) ?? 0) + 1);
+    return [...counts].map(([channelId, count]) => ({ channelId, count }));
   }
 
   async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {

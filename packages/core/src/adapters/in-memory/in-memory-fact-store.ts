@@ -2,6 +2,7 @@ import { ErrorCode, MemoryError } from '../../errors/index.js';
 import type { Fact, FactHistoryEntry, FactPatch, Page } from '../../model/fact.js';
 import type {
   FactFilter,
+  FactPageOptions,
   FactStore,
   ListFactsOptions,
   TextHit,
@@ -164,6 +165,32 @@ export class InMemoryFactStore implements FactStore {
     return guildFacts(this.#state, guildId)
       .filter((f) => f.sources.some((s) => wanted.has(s.messageId)))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
+    await enter(this.#state);
+    return this.#page(guildId, page, (f) => f.attribution.speakerId === speakerId);
+  }
+
+  async quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
+    await enter(this.#state);
+    return this.#page(guildId, page, (f) => f.sources.some((s) => s.authorId === authorId));
+  }
+
+  /** Facts of the guild passing `pred`, in id order, after `page.afterId`, at most `page.limit`. */
+  #page(guildId: string, page: FactPageOptions, pred: (f: Fact) => boolean): Fact[] {
+    const after = page.afterId;
+    return guildFacts(this.#state, guildId)
+      .filter((f) => pred(f) && (after === undefined || f.id > after))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, Math.max(0, Math.floor(page.limit)));
+  }
+
+  async countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
+    await enter(this.#state);
+    let n = 0;
+    for (const id of new Set(factIds)) n += this.#state.history.get(key(guildId, id))?.length ?? 0;
+    return n;
   }
 
   async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {

@@ -1,15 +1,17 @@
-import type { GuildSnapshot, GuildStats, PurgeReport } from '../../model/admin.js';
+import type { GuildSnapshot, GuildStats } from '../../model/admin.js';
 import type { FactScope, MemoryTier } from '../../model/enums.js';
-import { type Fact, isActive } from '../../model/fact.js';
-import type { Digest, Relation } from '../../model/graph.js';
+import { isActive } from '../../model/fact.js';
+import type { ImportPlan, PurgePlan } from '../../model/governance-plans.js';
+import type { Digest } from '../../model/graph.js';
 import type { BudgetStore } from '../../ports/budget-store.js';
 import type { ConsentStore } from '../../ports/consent-store.js';
 import type { CursorStore } from '../../ports/cursor-store.js';
 import type { DigestStore } from '../../ports/digest-store.js';
 import type { ErasureInput, ErasureLog } from '../../ports/erasure-log.js';
-import type { GuildAdminStore, ImportCounts } from '../../ports/guild-admin-store.js';
+import type { GuildAdminStore } from '../../ports/guild-admin-store.js';
 import type { MetaStore } from '../../ports/meta-store.js';
 import { InMemoryErasureLog } from './in-memory-erasures.js';
+import { writeImport, writePurge } from './in-memory-plans.js';
 import { enter, key, type MemoryState } from './state.js';
 
 const digestKey = (guildId: string, subjectId: string | null) => key(guildId, subjectId);
@@ -98,148 +100,9 @@ export class InMemoryGovernanceStore
     this.#state.meta.set(k, value);
   }
 
-  async purgeUser(input: {
-    readonly guildId: string;
-    readonly userId: string;
-    readonly dryRun: boolean;
-  }): Promise<PurgeReport> {
+  async applyPurge(plan: PurgePlan): Promise<void> {
     await enter(this.#state);
-    return input.dryRun
-      ? this.#purge(input.guildId, input.userId, true)
-      : this.#state.transaction(async () => this.#purge(input.guildId, input.userId, false));
-  }
-
-  #purge(guildId: string, userId: string, dryRun: boolean): PurgeReport {
-    const s = this.#state;
-    const owned = new Set<string>();
-    for (const f of s.facts.values()) {
-      if (f.guildId === guildId && (f.subjectId === userId || f.attribution.speakerId === userId))
-        owned.add(f.id);
-    }
-    const touchesUser = (r: Relation) =>
-      (r.srcType === 'user' && r.srcId === userId) || (r.dstType === 'user' && r.dstId === userId);
-    const report = {
-      facts: owned.size,
-      vectors: 0,
-      history: 0,
-      links: 0,
-      relations: 0,
-      aliases: 0,
-      digests: 0,
-      messages: 0,
-      sourcesStripped: 0,
-      entitiesUnlinked: 0,
-      entities: 0,
-    };
-    const ops: (() => void)[] = [];
-    const doomedLinks = new Set<string>();
-    const doomedRelations = new Set<number>();
-    for (const id of owned) {
-      ops.push(() => s.facts.delete(key(guildId, id)));
-      const h = s.history.get(key(guildId, id));
-      if (h) {
-        report.history += h.length;
-        ops.push(() => s.history.delete(key(guildId, id)));
-      }
-      if (s.vectors.has(key(guildId, 'fact', id))) {
-        report.vectors++;
-        ops.push(() => s.vectors.delete(key(guildId, 'fact', id)));
-      }
-    }
-    for (const [k, l] of s.links.entries()) {
-      if (l.guildId === guildId && (owned.has(l.factId) || (l.nodeType === 'user' && l.nodeId === userId))) {
-        report.links++;
-        doomedLinks.add(k);
-        ops.push(() => s.links.delete(k));
-      }
-    }
-    for (const [rowId, r] of s.relations.entries()) {
-      if (r.guildId !== guildId) continue;
-      const remaining = r.evidenceFactIds.filter((id) => !owned.has(id));
-      if (touchesUser(r) || (r.evidenceFactIds.length > 0 && remaining.length === 0)) {
-        report.relations++;
-        doomedRelations.add(rowId);
-        ops.push(() => s.relations.delete(rowId));
-      } else if (remaining.length !== r.evidenceFactIds.length) {
-        ops.push(() => s.relations.set(rowId, { ...r, evidenceFactIds: remaining }));
-      }
-    }
-    for (const [k, a] of s.aliases.entries()) {
-      if (a.guildId === guildId && a.userId === userId) {
-        report.aliases++;
-        ops.push(() => s.aliases.delete(k));
-      }
-    }
-    // Digests of subjects the user stated facts about may quote the user: dropped too.
-    const digestSubjects = new Set<string | null>([userId]);
-    for (const id of owned) {
-      const f = s.facts.get(key(guildId, id));
-      if (f && f.attribution.speakerId === userId) digestSubjects.add(f.subjectId);
-    }
-    for (const subject of digestSubjects)
-      if (s.digests.has(digestKey(guildId, subject))) {
-        report.digests++;
-        ops.push(() => s.digests.delete(digestKey(guildId, subject)));
-      }
-    for (const [k, m] of s.messages.entries()) {
-      if (m.guildId === guildId && m.authorId === userId) {
-        report.messages++;
-        ops.push(() => s.messages.delete(k));
-        if (s.vectors.has(key(guildId, 'message', m.messageId))) {
-          report.vectors++;
-          ops.push(() => s.vectors.delete(key(guildId, 'message', m.messageId)));
-        }
-      }
-    }
-    for (const [k, f] of s.facts.entries()) {
-      if (f.guildId !== guildId || owned.has(f.id)) continue;
-      const kept = f.sources.filter((src) => src.authorId !== userId);
-      if (kept.length !== f.sources.length) {
-        report.sourcesStripped += f.sources.length - kept.length;
-        ops.push(() => s.facts.set(k, { ...f, sources: kept }));
-      }
-    }
-    for (const [k, e] of s.entities.entries()) {
-      if (e.guildId === guildId && e.linkedUserId === userId) {
-        report.entitiesUnlinked++;
-        ops.push(() => s.entities.set(k, { ...e, linkedUserId: null }));
-      }
-    }
-    // Entities only the purged facts or relations point at would keep the member's words.
-    const candidates = new Set<string>();
-    for (const k of doomedLinks) {
-      const l = s.links.get(k);
-      if (l?.nodeType === 'entity') candidates.add(l.nodeId);
-    }
-    for (const rowId of doomedRelations) {
-      const r = s.relations.get(rowId);
-      if (r?.srcType === 'entity') candidates.add(r.srcId);
-      if (r?.dstType === 'entity') candidates.add(r.dstId);
-    }
-    for (const slug of candidates) {
-      const linked = [...s.links.entries()].some(
-        ([k, l]) =>
-          l.guildId === guildId && l.nodeType === 'entity' && l.nodeId === slug && !doomedLinks.has(k),
-      );
-      const related = [...s.relations.entries()].some(
-        ([rowId, r]) =>
-          r.guildId === guildId &&
-          !doomedRelations.has(rowId) &&
-          ((r.srcType === 'entity' && r.srcId === slug) || (r.dstType === 'entity' && r.dstId === slug)),
-      );
-      if (linked || related || !s.entities.has(key(guildId, slug))) continue;
-      report.entities++;
-      ops.push(() => s.entities.delete(key(guildId, slug)));
-    }
-    if (!dryRun) for (const op of ops) op();
-    return {
-      guildId,
-      userId,
-      dryRun,
-      ...report,
-      budgetRows: 0,
-      optOutKept: s.optOuts.has(key(guildId, userId)),
-    };
+    await this.#state.transaction(async () => writePurge(this.#state, plan));
   }
 
   async exportGuild(guildId: string): Promise<GuildSnapshot> {
@@ -267,51 +130,16 @@ export class InMemoryGovernanceStore
         .map((e) => ({ ...e, aliases: [...e.aliases] })),
       aliases: [...s.aliases.values()].filter((a) => a.guildId === guildId),
       digests: [...s.digests.values()].filter((d) => d.guildId === guildId),
-      optOuts: await this.optedOutUsers(guildId),
+      optOuts: [...s.optOuts.entries()]
+        .filter(([k]) => k.startsWith(key(guildId, '')))
+        .map(([k, at]) => ({ userId: k.slice(key(guildId, '').length), at }))
+        .sort((a, b) => (a.userId < b.userId ? -1 : 1)),
     };
   }
 
-  async importGuild(snapshot: GuildSnapshot): Promise<ImportCounts> {
+  async applyImport(plan: ImportPlan): Promise<void> {
     await enter(this.#state);
-    return this.#state.transaction(async () => {
-      const s = this.#state;
-      const g = snapshot.guildId;
-      for (const f of snapshot.facts) s.facts.set(key(g, f.id), { ...f, guildId: g } as Fact);
-      const byFact = new Map<string, typeof snapshot.history>();
-      for (const h of snapshot.history)
-        byFact.set(h.factId, [...(byFact.get(h.factId) ?? []), { ...h, guildId: g }]);
-      for (const [factId, entries] of byFact) s.history.set(key(g, factId), entries);
-      for (const l of snapshot.links)
-        s.links.set(key(g, l.factId, l.nodeType, l.nodeId, l.kind), { ...l, guildId: g });
-      for (const r of snapshot.relations) {
-        const existing = [...s.relations.values()].find(
-          (x) =>
-            x.guildId === g &&
-            x.srcType === r.srcType &&
-            x.srcId === r.srcId &&
-            x.dstType === r.dstType &&
-            x.dstId === r.dstId &&
-            x.verb === r.verb &&
-            x.validFrom.getTime() === r.validFrom.getTime(),
-        );
-        const rowId = existing?.rowId ?? s.nextRelationRow++;
-        s.relations.set(rowId, { ...r, guildId: g, rowId });
-      }
-      for (const e of snapshot.entities) s.entities.set(key(g, e.slug), { ...e, guildId: g });
-      for (const a of snapshot.aliases) s.aliases.set(key(g, a.alias, a.userId), { ...a, guildId: g });
-      for (const d of snapshot.digests) s.digests.set(digestKey(g, d.subjectId), { ...d, guildId: g });
-      for (const u of snapshot.optOuts)
-        if (!s.optOuts.has(key(g, u))) s.optOuts.set(key(g, u), snapshot.facts[0]?.createdAt ?? new Date(0));
-      return {
-        facts: snapshot.facts.length,
-        relations: snapshot.relations.length,
-        entities: snapshot.entities.length,
-        aliases: snapshot.aliases.length,
-        links: snapshot.links.length,
-        history: snapshot.history.length,
-        digests: snapshot.digests.length,
-      };
-    });
+    await this.#state.transaction(async () => writeImport(this.#state, plan));
   }
 
   async guildStats(guildId: string): Promise<GuildStats> {

@@ -1,3 +1,4 @@
+import { mergeEntity, newEntity } from '../../model/entity-rules.js';
 import type { Entity, Link, NodeRef, Relation } from '../../model/graph.js';
 import { newRelation, reinforceRelation } from '../../model/relation-rules.js';
 import type {
@@ -88,6 +89,19 @@ export class InMemoryGraphStore implements GraphStore {
     return out;
   }
 
+  async relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
+    await enter(this.#state);
+    return this.#relations(guildId, (r) =>
+      nodes.some((n) => sameNode(r.srcType, r.srcId, n) || sameNode(r.dstType, r.dstId, n)),
+    );
+  }
+
+  async relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
+    await enter(this.#state);
+    const wanted = new Set(factIds);
+    return this.#relations(guildId, (r) => r.evidenceFactIds.some((id) => wanted.has(id)));
+  }
+
   async dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
     await enter(this.#state);
     const drop = new Set(factIds);
@@ -109,20 +123,7 @@ export class InMemoryGraphStore implements GraphStore {
     await enter(this.#state);
     const k = key(input.guildId, input.slug);
     const current = this.#state.entities.get(k);
-    const aliases = [...new Set([...(current?.aliases ?? []), ...input.aliases])];
-    const next: Entity = current
-      ? { ...current, aliases, updatedAt: input.at }
-      : {
-          guildId: input.guildId,
-          slug: input.slug,
-          name: input.name,
-          kind: input.kind,
-          aliases,
-          factCount: 0,
-          linkedUserId: null,
-          createdAt: input.at,
-          updatedAt: input.at,
-        };
+    const next = current ? mergeEntity(current, input) : newEntity(input);
     this.#state.entities.set(k, next);
     return next;
   }
@@ -171,6 +172,13 @@ export class InMemoryGraphStore implements GraphStore {
     return [...this.#state.entities.values()].filter(
       (e) => e.guildId === guildId && e.linkedUserId !== null && wanted.has(e.linkedUserId),
     );
+  }
+
+  /** Relations of the guild (any validity) that pass `pred`, in row order. */
+  #relations(guildId: string, pred: (r: StoredRelation) => boolean): Relation[] {
+    const out: Relation[] = [];
+    for (const r of this.#state.relations.values()) if (r.guildId === guildId && pred(r)) out.push(strip(r));
+    return out;
   }
 
   #active(guildId: string): StoredRelation[] {

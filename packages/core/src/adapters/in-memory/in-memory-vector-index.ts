@@ -94,18 +94,12 @@ export class InMemoryVectorIndex implements VectorIndex {
     return hits.slice(0, query.limit);
   }
 
-  async count(guildId: string, kind: VectorKind): Promise<number> {
+  async count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {
     await enter(this.#state);
+    if (ids !== undefined)
+      return [...new Set(ids)].filter((id) => this.#state.vectors.has(key(guildId, kind, id))).length;
     let n = 0;
     for (const item of this.#state.vectors.values()) if (item.guildId === guildId && item.kind === kind) n++;
     return n;
-  }
-
-  async ids(guildId: string, kind: VectorKind): Promise<string[]> {
-    await enter(this.#state);
-    const out: string[] = [];
-    for (const item of this.#state.vectors.values())
-      if (item.guildId === guildId && item.kind === kind) out.push(item.id);
-    return out.sort();
   }
 }

@@ -1,0 +1,39 @@
+import type { Fact } from '@permafrost/core';
+import type { FactPageOptions } from '@permafrost/core/store';
+import type { Document } from 'mongodb';
+import type { MongoContext } from './mongo-context.js';
+import type { FactDoc } from './mongo-docs.js';
+import { fromFactDoc } from './mongo-fact-mapping.js';
+import { requireIds, requireString } from './mongo-keys.js';
+
+/**
+ * One page of the guild's facts (any validity) matching `filter`, in id order: the paged reads
+ * governance walks (`statedBy`, `quoting`).
+ */
+export async function factPage(
+  ctx: MongoContext,
+  guildId: string,
+  filter: Document,
+  page: FactPageOptions,
+): Promise<Fact[]> {
+  const query: Document = { guildId: { $eq: requireString(guildId, 'guildId') }, ...filter };
+  if (page.afterId !== undefined) query['id'] = { $gt: requireString(page.afterId, 'afterId') };
+  const limit = Math.max(0, Math.floor(page.limit));
+  if (limit === 0) return [];
+  const docs = await ctx.c.facts.find(query, { sort: { id: 1 }, limit, ...ctx.opts() }).toArray();
+  return docs.map((d) => fromFactDoc(d as FactDoc));
+}
+
+/** How many history entries these facts have together. */
+export async function countHistory(
+  ctx: MongoContext,
+  guildId: string,
+  factIds: readonly string[],
+): Promise<number> {
+  const ids = [...new Set(requireIds(factIds, 'fact id'))];
+  if (ids.length === 0) return 0;
+  return ctx.c.history.countDocuments(
+    { guildId: { $eq: requireString(guildId, 'guildId') }, factId: { $in: ids } },
+    ctx.opts(),
+  );
+}
