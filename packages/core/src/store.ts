@@ -67,6 +67,26 @@ export {
   type StoreFactoryOptions,
 } from './ports/memory-store.js';
 export type { MetaStore } from './ports/meta-store.js';
+// Bases to extend: a method a port gains later comes with a default, so a store keeps compiling
+export {
+  ActiveModeStoreBase,
+  AliasStoreBase,
+  BudgetStoreBase,
+  ConsentStoreBase,
+  ConversationRolesBase,
+  ConversationStoreBase,
+  CursorStoreBase,
+  DigestStoreBase,
+  ErasureLogBase,
+  FactStoreBase,
+  GovernanceRolesBase,
+  GraphStoreBase,
+  GuildAdminStoreBase,
+  IngestQueueBase,
+  MetaStoreBase,
+  ReplyClaimStoreBase,
+  VectorIndexBase,
+} from './ports/port-bases.js';
 export type { ReplyClaimStore } from './ports/reply-claim-store.js';
 export type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from './ports/vector-index.js';
 export { indexTerms, normalizeText, queryTerms } from './text/analyze.js';

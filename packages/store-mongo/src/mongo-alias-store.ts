@@ -1,5 +1,5 @@
 import type { Alias } from '@permafrost/core';
-import type { AliasStore } from '@permafrost/core/store';
+import { AliasStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { DELETE } from './doc-guard.js';
 import type { MongoContext } from './mongo-context.js';
@@ -96,22 +96,23 @@ export async function removeMemberAliases(
   return removed;
 }
 
-export class MongoAliasStore implements AliasStore {
+export class MongoAliasStore extends AliasStoreBase {
   readonly #ctx: MongoContext;
 
   constructor(ctx: MongoContext) {
+    super();
     this.#ctx = ctx;
   }
 
   /** The kept weight is the max of old and new, the source follows it; updatedAt is refreshed. */
-  async upsert(alias: Alias): Promise<void> {
+  override async upsert(alias: Alias): Promise<void> {
     await this.#ctx.enter();
     await writeAliases(this.#ctx, [alias], (current, incoming) =>
       current && current.weight > incoming.weight ? { ...current, updatedAt: incoming.updatedAt } : incoming,
     );
   }
 
-  async find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
+  override async find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
     await this.#ctx.enter();
     const key = aliasKey(requireString(guildId, 'guildId'), requireString(alias, 'alias'));
     const doc = (await this.#ctx.readMany(this.#ctx.c.aliases, [key])).get(key);
@@ -119,7 +120,7 @@ export class MongoAliasStore implements AliasStore {
   }
 
   /** One read of every alias document (one per guild + alias). */
-  async findMany(
+  override async findMany(
     guildId: string,
     aliases: readonly string[],
     limitPerAlias: number,
@@ -138,7 +139,7 @@ export class MongoAliasStore implements AliasStore {
   }
 
   /** A range on the alias (`$gte` prefix, `$lt` its successor): the prefix is data, never a pattern. */
-  async findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
+  override async findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
     await this.#ctx.enter();
     const p = requireString(prefix, 'prefix');
     const upper = prefixUpperBound(p);
@@ -153,7 +154,7 @@ export class MongoAliasStore implements AliasStore {
       .slice(0, Math.max(0, limit));
   }
 
-  async aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
+  override async aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
     await this.#ctx.enter();
     return (
       await guildAliases(this.#ctx, requireString(guildId, 'guildId'), requireString(userId, 'userId'))

@@ -1,13 +1,6 @@
 import type { StoredMessage } from '@permafrost/core';
-import type {
-  ActiveMode,
-  ActiveModeStore,
-  ChannelStats,
-  ConversationStore,
-  MessageListQuery,
-  MessageTextHit,
-  ReplyClaimStore,
-} from '@permafrost/core/store';
+import type { ActiveMode, ChannelStats, MessageListQuery, MessageTextHit } from '@permafrost/core/store';
+import { ConversationRolesBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import {
   CORPUS_STATS_TTL_MS,
@@ -27,11 +20,12 @@ import { deleteMessages, withQueueState } from './mongo-queue-state.js';
 type Row = Pick<MessageDoc, '_id' | 'guildId' | 'messageId' | 'channelId' | 'subjectKey' | 'createdAt'>;
 const ROW = { _id: 1, guildId: 1, messageId: 1, channelId: 1, subjectKey: 1, createdAt: 1 } as const;
 
-export class MongoConversationStore implements ConversationStore, ReplyClaimStore, ActiveModeStore {
+export class MongoConversationStore extends ConversationRolesBase {
   readonly #ctx: MongoContext;
   readonly #presence: MongoPresence;
 
   constructor(ctx: MongoContext) {
+    super();
     this.#ctx = ctx;
     this.#presence = new MongoPresence(ctx.detached());
   }
@@ -40,7 +34,7 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
    * The latest `limit` messages of a channel (before `beforeMessageId` when it is in the
    * channel), or with `afterMessageId` the first `limit` after it (none when it is unknown).
    */
-  async channelHistory(
+  override async channelHistory(
     guildId: string,
     channelId: string,
     options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
@@ -88,7 +82,7 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     return withQueueState(this.#ctx, docs as MessageDoc[]);
   }
 
-  async authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
+  override async authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
     await this.#ctx.enter();
     return this.#latest(
       {
@@ -107,7 +101,7 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     return withQueueState(this.#ctx, docs.reverse() as MessageDoc[]);
   }
 
-  async channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
+  override async channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
     await this.#ctx.enter();
     const where = {
       guildId: { $eq: requireString(guildId, 'guildId') },
@@ -131,7 +125,11 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     };
   }
 
-  async searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
+  override async searchText(
+    guildId: string,
+    terms: readonly string[],
+    limit: number,
+  ): Promise<MessageTextHit[]> {
     await this.#ctx.enter();
     const list = termList(terms);
     if (list.length === 0 || limit <= 0) return [];
@@ -158,7 +156,7 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     return hits.map((h, i) => ({ message: rows[i] as StoredMessage, score: h.score }));
   }
 
-  async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
+  override async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const ids = requireIds(messageIds, 'messageId');
@@ -175,17 +173,17 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     );
   }
 
-  async listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
+  override async listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
     await this.#ctx.enter();
     return messagePage(this.#ctx, guildId, query);
   }
 
-  async channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
+  override async channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
     await this.#ctx.enter();
     return channelCounts(this.#ctx, guildId);
   }
 
-  async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
+  override async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const keys = requireIds(messageIds, 'message id').map((id) => messageKey(g, id));
@@ -199,7 +197,7 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     return deleteMessages(this.#ctx, rows);
   }
 
-  async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
+  override async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
     await this.#ctx.enter();
     const rows = await this.#rows({
       guildId: { $eq: requireString(guildId, 'guildId') },
@@ -216,7 +214,7 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     return docs as Row[];
   }
 
-  tryClaim(input: {
+  override tryClaim(input: {
     readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
@@ -227,7 +225,7 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     return this.#presence.tryClaim(input);
   }
 
-  releaseClaim(input: {
+  override releaseClaim(input: {
     readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
@@ -236,18 +234,18 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     return this.#presence.releaseClaim(input);
   }
 
-  upsertMode(mode: ActiveMode): Promise<void> {
+  override upsertMode(mode: ActiveMode): Promise<void> {
     return this.#presence.upsertMode(mode);
   }
 
-  touchMode(
+  override touchMode(
     key: { readonly instanceId: string; readonly guildId: string; readonly channelId: string },
     at: Date,
   ): Promise<boolean> {
     return this.#presence.touchMode(key, at);
   }
 
-  removeMode(key: {
+  override removeMode(key: {
     readonly instanceId: string;
     readonly guildId: string;
     readonly channelId: string;
@@ -255,7 +253,10 @@ export class MongoConversationStore implements ConversationStore, ReplyClaimStor
     return this.#presence.removeMode(key);
   }
 
-  listModes(options: { readonly activeSince: Date; readonly instanceId?: string }): Promise<ActiveMode[]> {
+  override listModes(options: {
+    readonly activeSince: Date;
+    readonly instanceId?: string;
+  }): Promise<ActiveMode[]> {
     return this.#presence.listModes(options);
   }
 }

@@ -9,11 +9,11 @@ import {
 import type {
   FactFilter,
   FactPageOptions,
-  FactStore,
   ListFactsOptions,
   TextHit,
   UpdateFactOptions,
 } from '@permafrost/core/store';
+import { FactStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { isDuplicateKey } from './doc-guard.js';
 import {
@@ -39,14 +39,15 @@ import { newEpoch, requireId, requireIds, requireString, validDate } from './mon
 
 const conflict = () => new MemoryError(ErrorCode.CONFLICT, 'a fact with this id already exists');
 
-export class MongoFactStore implements FactStore {
+export class MongoFactStore extends FactStoreBase {
   readonly #ctx: MongoContext;
 
   constructor(ctx: MongoContext) {
+    super();
     this.#ctx = ctx;
   }
 
-  async insert(facts: readonly Fact[]): Promise<void> {
+  override async insert(facts: readonly Fact[]): Promise<void> {
     await this.#ctx.enter();
     const docs = facts.map((f) => toFactDoc(f));
     const ids = docs.map((d) => d._id);
@@ -71,7 +72,7 @@ export class MongoFactStore implements FactStore {
     }
   }
 
-  async get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
+  override async get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const wanted = requireIds(ids, 'fact id');
@@ -87,7 +88,7 @@ export class MongoFactStore implements FactStore {
     return out;
   }
 
-  async update(
+  override async update(
     guildId: string,
     id: string,
     patch: FactPatch,
@@ -105,7 +106,7 @@ export class MongoFactStore implements FactStore {
     return outcome.changed && outcome.after ? fromFactDoc(outcome.after) : null;
   }
 
-  async findByNormalizedText(
+  override async findByNormalizedText(
     guildId: string,
     subjectId: string | null,
     normalizedText: string,
@@ -121,7 +122,7 @@ export class MongoFactStore implements FactStore {
     return doc ? fromFactDoc(doc) : null;
   }
 
-  async list(options: ListFactsOptions): Promise<Page<Fact>> {
+  override async list(options: ListFactsOptions): Promise<Page<Fact>> {
     await this.#ctx.enter();
     const order = options.order ?? 'oldest';
     if (order === 'random' && options.cursor !== undefined)
@@ -154,7 +155,7 @@ export class MongoFactStore implements FactStore {
     return { items: page, nextCursor: docs.length > limit && last ? last.id : null };
   }
 
-  async topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
+  override async topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
     await this.#ctx.enter();
     if (limit <= 0) return [];
     const docs = (await raw(this.#ctx.c.facts)
@@ -167,7 +168,7 @@ export class MongoFactStore implements FactStore {
     return docs.map(fromFactDoc);
   }
 
-  async searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
+  override async searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
     await this.#ctx.enter();
     const list = termList(terms);
     if (list.length === 0 || limit <= 0) return [];
@@ -189,7 +190,7 @@ export class MongoFactStore implements FactStore {
     }));
   }
 
-  async touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {
+  override async touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const when = validDate(at, 'at');
@@ -200,13 +201,13 @@ export class MongoFactStore implements FactStore {
     return keys.filter((k) => out.get(k)?.changed).length;
   }
 
-  async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
+  override async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
     await this.#ctx.enter();
     const docs = entries.map(toHistoryDoc);
     if (docs.length > 0) await this.#ctx.c.history.insertMany(docs, { ordered: true, ...this.#ctx.opts() });
   }
 
-  async citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
+  override async citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const ids = requireIds(messageIds, 'message id');
@@ -220,24 +221,24 @@ export class MongoFactStore implements FactStore {
     return docs.map((d) => fromFactDoc(d as FactDoc));
   }
 
-  async statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
+  override async statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
     await this.#ctx.enter();
     const speaker = requireString(speakerId, 'speakerId');
     return factPage(this.#ctx, guildId, { 'attribution.speakerId': { $eq: speaker } }, page);
   }
 
-  async quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
+  override async quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
     await this.#ctx.enter();
     const author = requireString(authorId, 'authorId');
     return factPage(this.#ctx, guildId, { 'sources.authorId': { $eq: author } }, page);
   }
 
-  async countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
+  override async countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
     await this.#ctx.enter();
     return countHistory(this.#ctx, guildId, factIds);
   }
 
-  async history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
+  override async history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
     await this.#ctx.enter();
     const docs = await this.#ctx.c.history
       .find(

@@ -1,5 +1,6 @@
 import type { Digest, GuildSnapshot, GuildStats } from '@permafrost/core';
-import type { ErasureInput, GovernanceRoles, ImportPlan, PurgePlan } from '@permafrost/core/store';
+import type { ErasureInput, ImportPlan, PurgePlan } from '@permafrost/core/store';
+import { GovernanceRolesBase } from '@permafrost/core/store';
 import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
 import type { MongoContext } from './mongo-context.js';
 import { MongoErasureLog } from './mongo-erasures.js';
@@ -8,26 +9,27 @@ import { applyPurge } from './mongo-purge.js';
 import { applyImport, exportGuild } from './mongo-snapshot.js';
 import { guildStats, listGuildIds } from './mongo-stats.js';
 
-export class MongoGovernanceStore implements GovernanceRoles {
+export class MongoGovernanceStore extends GovernanceRolesBase {
   readonly #ctx: MongoContext;
   readonly #erasures: MongoErasureLog;
 
   constructor(ctx: MongoContext) {
+    super();
     this.#ctx = ctx;
     this.#erasures = new MongoErasureLog(ctx);
   }
 
   // The erasure log (purge fencing) lives in its own module.
-  readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
-  readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
-  readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
+  override readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
+  override readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
+  override readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
 
   /** The server owns its files (no physical purge): compaction is the operator's (see docs/stores.md). */
-  async compactDeleted(): Promise<void> {
+  override async compactDeleted(): Promise<void> {
     await this.#ctx.enter();
   }
 
-  async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {
+  override async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {
     await this.#ctx.enter();
     const g = requireId(guildId, 'guildId');
     const u = requireId(userId, 'userId');
@@ -40,13 +42,13 @@ export class MongoGovernanceStore implements GovernanceRoles {
     }
   }
 
-  async isOptedOut(guildId: string, userId: string): Promise<boolean> {
+  override async isOptedOut(guildId: string, userId: string): Promise<boolean> {
     await this.#ctx.enter();
     const key = optOutKey(requireString(guildId, 'guildId'), requireString(userId, 'userId'));
     return (await this.#ctx.readMany(this.#ctx.c.optOuts, [key])).has(key);
   }
 
-  async optedOutUsers(guildId: string): Promise<string[]> {
+  override async optedOutUsers(guildId: string): Promise<string[]> {
     await this.#ctx.enter();
     const docs = await this.#ctx.c.optOuts
       .find(
@@ -57,7 +59,7 @@ export class MongoGovernanceStore implements GovernanceRoles {
     return docs.map((d) => d.userId);
   }
 
-  async getDigest(guildId: string, subjectId: string | null): Promise<Digest | null> {
+  override async getDigest(guildId: string, subjectId: string | null): Promise<Digest | null> {
     await this.#ctx.enter();
     const key = digestKey(
       requireString(guildId, 'guildId'),
@@ -67,19 +69,19 @@ export class MongoGovernanceStore implements GovernanceRoles {
     return doc ? fromDigestDoc(doc) : null;
   }
 
-  async putDigest(digest: Digest): Promise<void> {
+  override async putDigest(digest: Digest): Promise<void> {
     await this.#ctx.enter();
     const { _id, ...doc } = toDigestDoc(digest);
     await this.#ctx.upsert(this.#ctx.c.digests, _id, doc);
   }
 
-  async getCursor(guildId: string, key: string): Promise<string | null> {
+  override async getCursor(guildId: string, key: string): Promise<string | null> {
     await this.#ctx.enter();
     const id = docKey(requireString(guildId, 'guildId'), requireString(key, 'cursor key'));
     return (await this.#ctx.readMany(this.#ctx.c.cursors, [id])).get(id)?.value ?? null;
   }
 
-  async setCursor(guildId: string, key: string, value: string): Promise<void> {
+  override async setCursor(guildId: string, key: string, value: string): Promise<void> {
     await this.#ctx.enter();
     const g = requireId(guildId, 'guildId');
     const k = requireId(key, 'cursor key');
@@ -88,7 +90,7 @@ export class MongoGovernanceStore implements GovernanceRoles {
   }
 
   /** Each period counter is a guarded document: concurrent charges from several processes all count. */
-  async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
+  override async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
     await this.#ctx.enter();
     const g = requireId(guildId, 'guildId');
     const n = finite(tokens, 'tokens');
@@ -100,7 +102,7 @@ export class MongoGovernanceStore implements GovernanceRoles {
     );
   }
 
-  async tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>> {
+  override async tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const list = periods.map((p) => requireString(p, 'period'));
@@ -121,44 +123,44 @@ export class MongoGovernanceStore implements GovernanceRoles {
     return out;
   }
 
-  async getMeta(key: string): Promise<string | null> {
+  override async getMeta(key: string): Promise<string | null> {
     await this.#ctx.enter();
     const id = docKey(null, requireString(key, 'meta key'));
     return (await this.#ctx.readMany(this.#ctx.c.meta, [id])).get(id)?.value ?? null;
   }
 
-  async setMeta(key: string, value: string): Promise<void> {
+  override async setMeta(key: string, value: string): Promise<void> {
     await this.#ctx.enter();
     const k = requireId(key, 'meta key');
     const doc = { guildId: null, key: k, value: requireString(value, 'meta value') };
     await this.#ctx.upsert(this.#ctx.c.meta, docKey(null, k), doc);
   }
 
-  async applyPurge(plan: PurgePlan): Promise<void> {
+  override async applyPurge(plan: PurgePlan): Promise<void> {
     await this.#ctx.enter();
     await this.#ctx.transaction(() =>
       applyPurge(this.#ctx, { ...plan, guildId: requireId(plan.guildId, 'guildId') }),
     );
   }
 
-  async exportGuild(guildId: string): Promise<GuildSnapshot> {
+  override async exportGuild(guildId: string): Promise<GuildSnapshot> {
     await this.#ctx.enter();
     return exportGuild(this.#ctx, requireId(guildId, 'guildId'));
   }
 
-  async applyImport(plan: ImportPlan): Promise<void> {
+  override async applyImport(plan: ImportPlan): Promise<void> {
     await this.#ctx.enter();
     await this.#ctx.transaction(() =>
       applyImport(this.#ctx, { ...plan, guildId: requireId(plan.guildId, 'guildId') }),
     );
   }
 
-  async guildStats(guildId: string): Promise<GuildStats> {
+  override async guildStats(guildId: string): Promise<GuildStats> {
     await this.#ctx.enter();
     return guildStats(this.#ctx, requireString(guildId, 'guildId'));
   }
 
-  async listGuildIds(): Promise<string[]> {
+  override async listGuildIds(): Promise<string[]> {
     await this.#ctx.enter();
     return listGuildIds(this.#ctx);
   }

@@ -1,7 +1,7 @@
 import type { Entity, Link, NodeRef, Relation } from '@permafrost/core';
 import {
   type EntityUpsert,
-  type GraphStore,
+  GraphStoreBase,
   type LinksForNodesOptions,
   mergeEntity,
   newEntity,
@@ -18,17 +18,18 @@ import { entityKey, fromEntityDoc, fromLinkDoc, toEntityDoc, toLinkDoc } from '.
 import { finite, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import { MongoRelations } from './mongo-relations.js';
 
-export class MongoGraphStore implements GraphStore {
+export class MongoGraphStore extends GraphStoreBase {
   readonly #ctx: MongoContext;
   readonly #relations: MongoRelations;
 
   constructor(ctx: MongoContext) {
+    super();
     this.#ctx = ctx;
     this.#relations = new MongoRelations(ctx);
   }
 
   /** Insert-if-absent by natural key: an upsert that only sets fields on insert (no E11000 in transactions). */
-  async addLinks(links: readonly Link[]): Promise<void> {
+  override async addLinks(links: readonly Link[]): Promise<void> {
     await this.#ctx.enter();
     const docs = new Map(links.map(toLinkDoc).map((d) => [d._id, d]));
     if (docs.size === 0) return;
@@ -50,7 +51,7 @@ export class MongoGraphStore implements GraphStore {
    * Links of each node whose fact passes `validity`, newest facts first. Facts are checked lazily in
    * id-descending chunks, so a node with many old links costs only the facts it returns.
    */
-  async linksForNodes(
+  override async linksForNodes(
     guildId: string,
     nodes: readonly NodeRef[],
     options: LinksForNodesOptions,
@@ -112,7 +113,7 @@ export class MongoGraphStore implements GraphStore {
     return states.flatMap((s) => s.out.map(fromLinkDoc));
   }
 
-  async linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
+  override async linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
     await this.#ctx.enter();
     const ids = requireIds(factIds, 'fact id');
     if (ids.length === 0) return [];
@@ -122,27 +123,31 @@ export class MongoGraphStore implements GraphStore {
     return docs.map((d) => fromLinkDoc(d as LinkDoc));
   }
 
-  upsertRelation(input: RelationUpsert): Promise<Relation> {
+  override upsertRelation(input: RelationUpsert): Promise<Relation> {
     return this.#relations.upsert(input);
   }
 
-  relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
+  override relationsOf(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    limitPerNode: number,
+  ): Promise<Relation[]> {
     return this.#relations.relationsOf(guildId, nodes, limitPerNode);
   }
 
-  relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
+  override relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
     return this.#relations.touching(guildId, nodes);
   }
 
-  relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
+  override relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
     return this.#relations.citing(guildId, factIds);
   }
 
-  dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
+  override dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
     return this.#relations.dropEvidence(guildId, factIds, at);
   }
 
-  async upsertEntity(input: EntityUpsert): Promise<Entity> {
+  override async upsertEntity(input: EntityUpsert): Promise<Entity> {
     await this.#ctx.enter();
     const upsert: EntityUpsert = {
       guildId: requireId(input.guildId, 'guildId'),
@@ -164,7 +169,7 @@ export class MongoGraphStore implements GraphStore {
     return fromEntityDoc(outcome.after as EntityDoc);
   }
 
-  async getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
+  override async getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const wanted = requireIds(slugs, 'slug');
@@ -178,7 +183,7 @@ export class MongoGraphStore implements GraphStore {
     });
   }
 
-  async findEntitiesByAlias(
+  override async findEntitiesByAlias(
     guildId: string,
     aliases: readonly string[],
   ): Promise<{ alias: string; slug: string }[]> {
@@ -188,7 +193,7 @@ export class MongoGraphStore implements GraphStore {
     return entitiesByAlias(this.#ctx, requireString(guildId, 'guildId'), list);
   }
 
-  async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
+  override async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
     await this.#ctx.enter();
     const d = finite(delta, 'delta');
     await this.#ctx.guard.mutate(
@@ -198,7 +203,7 @@ export class MongoGraphStore implements GraphStore {
     );
   }
 
-  async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
+  override async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
     await this.#ctx.enter();
     const user = userId === null ? null : requireString(userId, 'userId');
     await this.#ctx.guard.mutate(
@@ -208,7 +213,7 @@ export class MongoGraphStore implements GraphStore {
     );
   }
 
-  async entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
+  override async entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
     await this.#ctx.enter();
     const ids = requireIds(userIds, 'userId');
     if (ids.length === 0) return [];

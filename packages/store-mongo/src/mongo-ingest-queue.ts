@@ -6,9 +6,9 @@ import type {
   EnqueueOutcome,
   FailRequest,
   FailResult,
-  IngestQueue,
   QueueCounts,
 } from '@permafrost/core/store';
+import { IngestQueueBase } from '@permafrost/core/store';
 import { bucketsById, findBuckets } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-docs.js';
@@ -37,28 +37,32 @@ const ORPHAN_MS = 10 * 60_000;
  *   can be completed once, ever, on any server. It happens while the bucket version is held
  *   and only for items still claimed by the caller; the items are then removed.
  */
-export class MongoIngestQueue implements IngestQueue {
+export class MongoIngestQueue extends IngestQueueBase {
   readonly #ctx: MongoContext;
   readonly #leases: MongoLeases;
   /** Bucket of each row claimed through this object (complete/fail need not read the rows). */
   readonly #claimed = new Map<string, string>();
 
   constructor(ctx: MongoContext) {
+    super();
     // Queue work never joins a transaction scope (see MongoContext.detached).
     this.#ctx = ctx.detached();
     this.#leases = new MongoLeases(this.#ctx);
   }
 
-  async enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
+  override async enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
     return (await this.enqueueMany([message], maxDepth))[0] as EnqueueOutcome;
   }
 
-  async enqueueMany(messages: readonly StoredMessage[], maxDepth: number): Promise<EnqueueOutcome[]> {
+  override async enqueueMany(
+    messages: readonly StoredMessage[],
+    maxDepth: number,
+  ): Promise<EnqueueOutcome[]> {
     await this.#ctx.enter();
     return enqueueRows(this.#ctx, messages, maxDepth);
   }
 
-  async markEdited(
+  override async markEdited(
     guildId: string,
     messageId: string,
     content: string,
@@ -85,7 +89,7 @@ export class MongoIngestQueue implements IngestQueue {
     return outcome.before !== null;
   }
 
-  async dueKeys(query: DueKeysQuery): Promise<BatchKey[]> {
+  override async dueKeys(query: DueKeysQuery): Promise<BatchKey[]> {
     await this.#ctx.enter();
     const now = validDate(query.now, 'now');
     const olderThan = validDate(query.olderThan, 'olderThan').getTime();
@@ -108,7 +112,7 @@ export class MongoIngestQueue implements IngestQueue {
       .map((d) => d.key);
   }
 
-  async claim(request: ClaimRequest): Promise<ClaimResult> {
+  override async claim(request: ClaimRequest): Promise<ClaimResult> {
     await this.#ctx.enter();
     const { key, owner, now } = request;
     if (!(await this.#leases.take(key, owner, now, request.leaseMs)))
@@ -159,12 +163,12 @@ export class MongoIngestQueue implements IngestQueue {
     };
   }
 
-  async acquireLease(request: Omit<ClaimRequest, 'limit'>): Promise<boolean> {
+  override async acquireLease(request: Omit<ClaimRequest, 'limit'>): Promise<boolean> {
     await this.#ctx.enter();
     return this.#leases.take(request.key, request.owner, request.now, request.leaseMs);
   }
 
-  async renewLease(key: BatchKey, owner: string, now: Date, leaseMs: number): Promise<boolean> {
+  override async renewLease(key: BatchKey, owner: string, now: Date, leaseMs: number): Promise<boolean> {
     await this.#ctx.enter();
     const until = await this.#leases.renew(key, owner, now, leaseMs);
     if (!until) return false;
@@ -174,12 +178,17 @@ export class MongoIngestQueue implements IngestQueue {
     return true;
   }
 
-  async releaseLease(key: BatchKey, owner: string): Promise<void> {
+  override async releaseLease(key: BatchKey, owner: string): Promise<void> {
     await this.#ctx.enter();
     await this.#leases.release(key, owner);
   }
 
-  async complete(guildId: string, messageIds: readonly string[], owner: string, now: Date): Promise<number> {
+  override async complete(
+    guildId: string,
+    messageIds: readonly string[],
+    owner: string,
+    now: Date,
+  ): Promise<number> {
     await this.#ctx.enter();
     const g = requireId(guildId, 'guildId');
     const who = requireString(owner, 'owner');
@@ -191,7 +200,11 @@ export class MongoIngestQueue implements IngestQueue {
     return completed;
   }
 
-  async fail(guildId: string, messageIds: readonly string[], request: FailRequest): Promise<FailResult> {
+  override async fail(
+    guildId: string,
+    messageIds: readonly string[],
+    request: FailRequest,
+  ): Promise<FailResult> {
     await this.#ctx.enter();
     const g = requireId(guildId, 'guildId');
     const req = {
@@ -209,7 +222,7 @@ export class MongoIngestQueue implements IngestQueue {
     return result;
   }
 
-  async releaseExpired(now: Date): Promise<number> {
+  override async releaseExpired(now: Date): Promise<number> {
     await this.#ctx.enter();
     const t = validDate(now, 'now').getTime();
     const released = await sweepItems(
@@ -223,7 +236,7 @@ export class MongoIngestQueue implements IngestQueue {
     return released;
   }
 
-  async requeueDead(guildId?: string): Promise<number> {
+  override async requeueDead(guildId?: string): Promise<number> {
     await this.#ctx.enter();
     return sweepItems(
       this.#ctx,
@@ -233,7 +246,7 @@ export class MongoIngestQueue implements IngestQueue {
     );
   }
 
-  async counts(guildId: string): Promise<QueueCounts> {
+  override async counts(guildId: string): Promise<QueueCounts> {
     await this.#ctx.enter();
     const g = { guildId: { $eq: requireString(guildId, 'guildId') } };
     const [buckets, processed] = await this.#ctx.all(
@@ -247,7 +260,7 @@ export class MongoIngestQueue implements IngestQueue {
     return c;
   }
 
-  async recent(
+  override async recent(
     guildId: string,
     options: {
       readonly limit: number;

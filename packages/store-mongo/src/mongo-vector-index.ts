@@ -2,7 +2,7 @@ import { ErrorCode, MemoryError } from '@permafrost/core';
 import {
   cosine,
   type VectorHit,
-  type VectorIndex,
+  VectorIndexBase,
   type VectorItem,
   type VectorKind,
   type VectorQuery,
@@ -30,12 +30,13 @@ export type VectorSearchMode = 'auto' | 'in-process';
  * (packed float32, bit-exact). Where the server has `$vectorSearch` (Atlas) and `mode` is auto,
  * the same query runs natively once the search index is queryable.
  */
-export class MongoVectorIndex implements VectorIndex {
+export class MongoVectorIndex extends VectorIndexBase {
   readonly #ctx: MongoContext;
   readonly #native: NativeVectorSearch;
   readonly #mode: VectorSearchMode;
 
   constructor(ctx: MongoContext, mode: VectorSearchMode) {
+    super();
     this.#ctx = ctx;
     this.#mode = mode;
     this.#native = new NativeVectorSearch(ctx.logger);
@@ -47,7 +48,7 @@ export class MongoVectorIndex implements VectorIndex {
     throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'unknown vector kind');
   }
 
-  async dimensions(): Promise<number | null> {
+  override async dimensions(): Promise<number | null> {
     await this.#ctx.enter();
     return this.#dims();
   }
@@ -59,7 +60,7 @@ export class MongoVectorIndex implements VectorIndex {
     });
   }
 
-  async reset(): Promise<void> {
+  override async reset(): Promise<void> {
     await this.#ctx.enter();
     await this.#ctx.c.factVectors.deleteMany({}, this.#ctx.opts());
     await this.#ctx.c.messageVectors.deleteMany({}, this.#ctx.opts());
@@ -67,7 +68,7 @@ export class MongoVectorIndex implements VectorIndex {
     this.#ctx.wrote('store_meta');
   }
 
-  async upsert(items: readonly VectorItem[]): Promise<void> {
+  override async upsert(items: readonly VectorItem[]): Promise<void> {
     await this.#ctx.enter();
     if (items.length === 0) return;
     const lengths = new Set(items.map((it) => it.vector.length));
@@ -122,7 +123,7 @@ export class MongoVectorIndex implements VectorIndex {
     }
   }
 
-  async setActive(
+  override async setActive(
     guildId: string,
     kind: VectorKind,
     ids: readonly string[],
@@ -137,7 +138,7 @@ export class MongoVectorIndex implements VectorIndex {
     return keys.filter((k) => out.get(k)?.before).length;
   }
 
-  async delete(guildId: string, kind: VectorKind, ids: readonly string[]): Promise<number> {
+  override async delete(guildId: string, kind: VectorKind, ids: readonly string[]): Promise<number> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     return this.#ctx.deleteIds(
@@ -146,7 +147,7 @@ export class MongoVectorIndex implements VectorIndex {
     );
   }
 
-  async search(query: VectorQuery): Promise<VectorHit[]> {
+  override async search(query: VectorQuery): Promise<VectorHit[]> {
     await this.#ctx.enter();
     const coll = this.#coll(query.kind);
     const dims = await this.#dims();
@@ -190,7 +191,7 @@ export class MongoVectorIndex implements VectorIndex {
     return top.sorted();
   }
 
-  async count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {
+  override async count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     if (ids === undefined) return this.#coll(kind).countDocuments({ guildId: { $eq: g } }, this.#ctx.opts());

@@ -1,5 +1,5 @@
 import type { Alias } from '@permafrost/core';
-import type { AliasStore } from '@permafrost/core/store';
+import { AliasStoreBase } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { date, idList } from './rows/codec.js';
 
@@ -26,15 +26,16 @@ const MAX_CHAR = '\u{10FFFF}';
 const ORDER = 'ORDER BY weight DESC, user_id ASC, rowid ASC';
 
 /** Member aliases per guild; the max weight wins on upsert. */
-export class SqliteAliasStore implements AliasStore {
+export class SqliteAliasStore extends AliasStoreBase {
   readonly #c: SqliteConnection;
 
   constructor(connection: SqliteConnection) {
+    super();
     this.#c = connection;
   }
 
   /** Upsert keeping the heavier (weight, source). */
-  async upsert(alias: Alias): Promise<void> {
+  override async upsert(alias: Alias): Promise<void> {
     await this.#c.run(() =>
       this.#c
         .stmt(
@@ -48,7 +49,7 @@ export class SqliteAliasStore implements AliasStore {
     );
   }
 
-  find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
+  override find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
     return this.#c.run(() =>
       (
         this.#c
@@ -58,7 +59,7 @@ export class SqliteAliasStore implements AliasStore {
     );
   }
 
-  findMany(
+  override findMany(
     guildId: string,
     aliases: readonly string[],
     limitPerAlias: number,
@@ -82,7 +83,7 @@ export class SqliteAliasStore implements AliasStore {
     });
   }
 
-  findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
+  override findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
     return this.#c.run(() =>
       (
         this.#c
@@ -102,7 +103,7 @@ export class SqliteAliasStore implements AliasStore {
     );
   }
 
-  aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
+  override aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
     return this.#c.run(() =>
       (
         this.#c

@@ -1,13 +1,6 @@
 import type { StoredMessage } from '@permafrost/core';
-import type {
-  ActiveMode,
-  ActiveModeStore,
-  ChannelStats,
-  ConversationStore,
-  MessageListQuery,
-  MessageTextHit,
-  ReplyClaimStore,
-} from '@permafrost/core/store';
+import type { ActiveMode, ChannelStats, MessageListQuery, MessageTextHit } from '@permafrost/core/store';
+import { ConversationRolesBase } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
@@ -36,16 +29,17 @@ const modeFromRow = (r: ModeRow): ActiveMode => ({
 });
 
 /** Conversation history over the queue's message rows, reply claims and active modes. */
-export class SqliteConversationStore implements ConversationStore, ReplyClaimStore, ActiveModeStore {
+export class SqliteConversationStore extends ConversationRolesBase {
   readonly #c: SqliteConnection;
   readonly #m: MessageTable;
 
   constructor(connection: SqliteConnection, messages: MessageTable) {
+    super();
     this.#c = connection;
     this.#m = messages;
   }
 
-  channelHistory(
+  override channelHistory(
     guildId: string,
     channelId: string,
     options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
@@ -83,7 +77,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     });
   }
 
-  authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
+  override authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
     return this.#c.run(() =>
       this.#m
         .select(
@@ -94,7 +88,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     );
   }
 
-  channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
+  override channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
     return this.#c.run(() => {
       const r = this.#c
         .stmt(
@@ -120,7 +114,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     });
   }
 
-  searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
+  override searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
     return this.#c.run(() => {
       const match = ftsMatchExpression(terms);
       if (match === null || limit <= 0) return [];
@@ -136,7 +130,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     });
   }
 
-  getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
+  override getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
     return this.#c.run(() => {
       if (messageIds.length === 0) return [];
       const rows = this.#m.select(
@@ -153,11 +147,11 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     });
   }
 
-  listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
+  override listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
     return this.#c.run(() => this.#m.page(guildId, query));
   }
 
-  channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
+  override channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
     return this.#c.run(() => this.#m.channelCounts(guildId));
   }
 
@@ -165,7 +159,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
    * Deletes the rows (any status), merges the message keyword index so no deleted term stays in a
    * segment leaf (`secure_delete` zeroes the freed pages), and truncates the WAL after the commit.
    */
-  async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
+  override async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
     if (messageIds.length === 0) return 0;
     const n = await this.#c.write(() => {
       const gone = this.#m.deleteWhere('guild_id = ? AND message_id IN (SELECT value FROM json_each(?))', [
@@ -179,7 +173,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     return n;
   }
 
-  trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
+  override trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
     return this.#c.write(() =>
       this.#m.deleteWhere(
         `row_id IN (SELECT row_id FROM messages WHERE guild_id = ? AND channel_id = ?
@@ -189,7 +183,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     );
   }
 
-  tryClaim(input: {
+  override tryClaim(input: {
     readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
@@ -212,7 +206,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     });
   }
 
-  releaseClaim(input: {
+  override releaseClaim(input: {
     readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
@@ -228,7 +222,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     );
   }
 
-  async upsertMode(mode: ActiveMode): Promise<void> {
+  override async upsertMode(mode: ActiveMode): Promise<void> {
     await this.#c.run(() =>
       this.#c
         .stmt(
@@ -246,7 +240,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     );
   }
 
-  touchMode(key: ModeKey, at: Date): Promise<boolean> {
+  override touchMode(key: ModeKey, at: Date): Promise<boolean> {
     return this.#c.run(
       () =>
         this.#c
@@ -257,7 +251,7 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     );
   }
 
-  removeMode(key: ModeKey): Promise<boolean> {
+  override removeMode(key: ModeKey): Promise<boolean> {
     return this.#c.run(
       () =>
         this.#c
@@ -266,7 +260,10 @@ export class SqliteConversationStore implements ConversationStore, ReplyClaimSto
     );
   }
 
-  listModes(options: { readonly activeSince: Date; readonly instanceId?: string }): Promise<ActiveMode[]> {
+  override listModes(options: {
+    readonly activeSince: Date;
+    readonly instanceId?: string;
+  }): Promise<ActiveMode[]> {
     return this.#c.run(() => {
       const instance = options.instanceId === undefined ? '' : ' AND instance_id = ?';
       const params: (string | number)[] = [options.activeSince.getTime()];

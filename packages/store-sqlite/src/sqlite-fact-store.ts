@@ -9,11 +9,11 @@ import {
 import type {
   FactFilter,
   FactPageOptions,
-  FactStore,
   ListFactsOptions,
   TextHit,
   UpdateFactOptions,
 } from '@permafrost/core/store';
+import { FactStoreBase } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { isUniqueViolation } from './errors.js';
 import type { FactTable } from './fact-table.js';
@@ -33,16 +33,17 @@ import { ftsMatchExpression } from './sql/fts-query.js';
 const FACT = factSelectList('f');
 
 /** Fact rows, the contentless FTS5 keyword index beside them, and history. */
-export class SqliteFactStore implements FactStore {
+export class SqliteFactStore extends FactStoreBase {
   readonly #c: SqliteConnection;
   readonly #t: FactTable;
 
   constructor(connection: SqliteConnection, table: FactTable) {
+    super();
     this.#c = connection;
     this.#t = table;
   }
 
-  async insert(facts: readonly Fact[]): Promise<void> {
+  override async insert(facts: readonly Fact[]): Promise<void> {
     await this.#c.write(() => {
       try {
         for (const f of facts) this.#t.insert(f);
@@ -54,7 +55,7 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
+  override get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
     return this.#c.run(() => {
       if (ids.length === 0) return [];
       const stmt = this.#c.stmt(
@@ -74,7 +75,12 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  update(guildId: string, id: string, patch: FactPatch, options: UpdateFactOptions): Promise<Fact | null> {
+  override update(
+    guildId: string,
+    id: string,
+    patch: FactPatch,
+    options: UpdateFactOptions,
+  ): Promise<Fact | null> {
     return this.#c.write(() => {
       const row = this.#t.row(guildId, id);
       if (!row) return null;
@@ -86,7 +92,7 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  findByNormalizedText(
+  override findByNormalizedText(
     guildId: string,
     subjectId: string | null,
     normalizedText: string,
@@ -102,7 +108,7 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  list(options: ListFactsOptions): Promise<Page<Fact>> {
+  override list(options: ListFactsOptions): Promise<Page<Fact>> {
     return this.#c.run(() => {
       const order = options.order ?? 'oldest';
       if (order === 'random' && options.cursor !== undefined)
@@ -128,7 +134,7 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
+  override topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
     return this.#c.run(() => {
       const only = filter.subjectIds?.length === 1 && !filter.includeServer && !filter.serverOnly;
       // One subject: walk the (guild, subject, strength) index in order and stop at the limit,
@@ -161,7 +167,7 @@ export class SqliteFactStore implements FactStore {
     return byRow;
   }
 
-  searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
+  override searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
     return this.#c.run(() => {
       const match = ftsMatchExpression(terms);
       if (match === null || limit <= 0) return [];
@@ -184,7 +190,7 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {
+  override touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {
     return this.#c.run(
       () =>
         this.#c
@@ -195,11 +201,11 @@ export class SqliteFactStore implements FactStore {
     );
   }
 
-  async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
+  override async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
     await this.#c.write(() => this.#t.appendHistory(entries));
   }
 
-  citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
+  override citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
     return this.#c.run(() => {
       if (messageIds.length === 0) return [];
       const stmt = this.#c.stmt(
@@ -210,11 +216,11 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
+  override statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
     return this.#page(guildId, 'f.speaker_id = ?', [speakerId], page);
   }
 
-  quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
+  override quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
     return this.#page(
       guildId,
       "EXISTS (SELECT 1 FROM json_each(f.sources) s WHERE json_extract(s.value, '$.authorId') = ?)",
@@ -236,7 +242,7 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
-  countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
+  override countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
     return this.#c.run(
       () =>
         (
@@ -249,7 +255,7 @@ export class SqliteFactStore implements FactStore {
     );
   }
 
-  history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
+  override history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
     return this.#c.run(() =>
       (
         this.#c

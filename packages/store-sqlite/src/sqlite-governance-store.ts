@@ -1,5 +1,6 @@
 import type { Digest, FactScope, GuildSnapshot, GuildStats, MemoryTier } from '@permafrost/core';
-import type { ErasureInput, GovernanceRoles, ImportPlan, PurgePlan } from '@permafrost/core/store';
+import type { ErasureInput, ImportPlan, PurgePlan } from '@permafrost/core/store';
+import { GovernanceRolesBase } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { ErasureTable } from './erasure-table.js';
 import type { GuildSnapshots } from './guild-snapshot.js';
@@ -8,7 +9,7 @@ import { type DigestRow, digestFromRow } from './rows/graph-rows.js';
 import { truncateWal } from './wal-truncate.js';
 
 /** Consent, digests, cursors, budgets, metadata and whole-guild operations. */
-export class SqliteGovernanceStore implements GovernanceRoles {
+export class SqliteGovernanceStore extends GovernanceRolesBase {
   readonly #c: SqliteConnection;
   readonly #snapshots: GuildSnapshots;
   readonly #purge: PurgeWriter;
@@ -20,6 +21,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     purge: PurgeWriter,
     erasures: ErasureTable,
   ) {
+    super();
     this.#c = connection;
     this.#snapshots = snapshots;
     this.#purge = purge;
@@ -27,15 +29,15 @@ export class SqliteGovernanceStore implements GovernanceRoles {
   }
 
   // The erasure log (purge fencing) lives in its own module.
-  readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
-  readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
-  readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
+  override readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
+  override readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
+  override readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
 
   /**
    * FTS5 secure-delete removes postings but may keep a deleted term's bytes in a segment leaf:
    * merging every segment rewrites both indexes without them; `secure_delete` zeroes freed pages.
    */
-  async compactDeleted(): Promise<void> {
+  override async compactDeleted(): Promise<void> {
     await this.#c.write(() => {
       this.#c.stmt("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')").run();
       this.#c.stmt("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')").run();
@@ -43,7 +45,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     await this.#c.run(() => this.#c.afterCommit(() => truncateWal(this.#c)));
   }
 
-  async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {
+  override async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {
     await this.#c.run(() =>
       optedOut
         ? this.#c
@@ -53,7 +55,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     );
   }
 
-  isOptedOut(guildId: string, userId: string): Promise<boolean> {
+  override isOptedOut(guildId: string, userId: string): Promise<boolean> {
     return this.#c.run(
       () =>
         this.#c.stmt('SELECT 1 FROM opt_outs WHERE guild_id = ? AND user_id = ?').get(guildId, userId) !==
@@ -61,7 +63,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     );
   }
 
-  optedOutUsers(guildId: string): Promise<string[]> {
+  override optedOutUsers(guildId: string): Promise<string[]> {
     return this.#c.run(() =>
       (
         this.#c.stmt('SELECT user_id FROM opt_outs WHERE guild_id = ? ORDER BY user_id').all(guildId) as {
@@ -71,7 +73,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     );
   }
 
-  getDigest(guildId: string, subjectId: string | null): Promise<Digest | null> {
+  override getDigest(guildId: string, subjectId: string | null): Promise<Digest | null> {
     return this.#c.run(() => {
       const row = this.#c
         .stmt('SELECT * FROM digests WHERE guild_id = ? AND subject_id IS ? ORDER BY row_id DESC LIMIT 1')
@@ -80,11 +82,11 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     });
   }
 
-  async putDigest(digest: Digest): Promise<void> {
+  override async putDigest(digest: Digest): Promise<void> {
     await this.#c.write(() => this.#snapshots.putDigest(digest));
   }
 
-  getCursor(guildId: string, key: string): Promise<string | null> {
+  override getCursor(guildId: string, key: string): Promise<string | null> {
     return this.#c.run(() => {
       const row = this.#c
         .stmt('SELECT value FROM cursors WHERE guild_id = ? AND key = ?')
@@ -93,7 +95,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     });
   }
 
-  async setCursor(guildId: string, key: string, value: string): Promise<void> {
+  override async setCursor(guildId: string, key: string, value: string): Promise<void> {
     await this.#c.run(() =>
       this.#c
         .stmt('INSERT OR REPLACE INTO cursors (guild_id, key, value) VALUES (?, ?, ?)')
@@ -101,7 +103,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     );
   }
 
-  async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
+  override async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
     await this.#c.write(() => {
       const charge = this.#c.stmt(
         `INSERT INTO budgets (guild_id, period, tokens) VALUES (?, ?, ?)
@@ -111,7 +113,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     });
   }
 
-  tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>> {
+  override tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>> {
     return this.#c.run(() => {
       const read = this.#c.stmt('SELECT tokens FROM budgets WHERE guild_id = ? AND period = ?');
       const out: Record<string, number> = {};
@@ -120,7 +122,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     });
   }
 
-  getMeta(key: string): Promise<string | null> {
+  override getMeta(key: string): Promise<string | null> {
     return this.#c.run(
       () =>
         (this.#c.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
@@ -128,27 +130,27 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     );
   }
 
-  async setMeta(key: string, value: string): Promise<void> {
+  override async setMeta(key: string, value: string): Promise<void> {
     await this.#c.run(() =>
       this.#c.stmt('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value),
     );
   }
 
   /** Writes the plan atomically (joining an open transaction); the WAL is truncated after the commit. */
-  async applyPurge(plan: PurgePlan): Promise<void> {
+  override async applyPurge(plan: PurgePlan): Promise<void> {
     await this.#c.write(() => this.#purge.apply(plan));
     await this.#c.run(() => this.#c.afterCommit(() => this.#purge.checkpoint()));
   }
 
-  exportGuild(guildId: string): Promise<GuildSnapshot> {
+  override exportGuild(guildId: string): Promise<GuildSnapshot> {
     return this.#c.run(() => this.#c.snapshot(() => this.#snapshots.export(guildId)));
   }
 
-  async applyImport(plan: ImportPlan): Promise<void> {
+  override async applyImport(plan: ImportPlan): Promise<void> {
     await this.#c.write(() => this.#snapshots.apply(plan));
   }
 
-  guildStats(guildId: string): Promise<GuildStats> {
+  override guildStats(guildId: string): Promise<GuildStats> {
     return this.#c.run(() =>
       this.#c.snapshot((): GuildStats => {
         const c = this.#c;
@@ -196,7 +198,7 @@ export class SqliteGovernanceStore implements GovernanceRoles {
     );
   }
 
-  listGuildIds(): Promise<string[]> {
+  override listGuildIds(): Promise<string[]> {
     return this.#c.run(() =>
       (
         this.#c

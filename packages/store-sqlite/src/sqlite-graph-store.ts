@@ -1,7 +1,7 @@
 import type { Entity, Link, NodeRef, Relation } from '@permafrost/core';
 import {
   type EntityUpsert,
-  type GraphStore,
+  GraphStoreBase,
   type LinksForNodesOptions,
   mergeEntity,
   newEntity,
@@ -25,18 +25,19 @@ import { rawRows } from './rows/raw.js';
 import { validitySql } from './sql/fact-filter.js';
 
 /** Incidence links, typed relations and entities. */
-export class SqliteGraphStore implements GraphStore {
+export class SqliteGraphStore extends GraphStoreBase {
   readonly #c: SqliteConnection;
   readonly #entities: EntityTable;
   readonly #relations: RelationTable;
 
   constructor(connection: SqliteConnection, entities: EntityTable, relations: RelationTable) {
+    super();
     this.#c = connection;
     this.#entities = entities;
     this.#relations = relations;
   }
 
-  async addLinks(links: readonly Link[]): Promise<void> {
+  override async addLinks(links: readonly Link[]): Promise<void> {
     await this.#c.write(() => {
       const insert = this.#c.stmt(
         `INSERT OR IGNORE INTO links (guild_id, fact_id, node_type, node_id, kind, created_at)
@@ -47,7 +48,11 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
-  linksForNodes(guildId: string, nodes: readonly NodeRef[], options: LinksForNodesOptions): Promise<Link[]> {
+  override linksForNodes(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    options: LinksForNodesOptions,
+  ): Promise<Link[]> {
     return this.#c.run(() => {
       const validity = validitySql(options.validity, 'f');
       const stmt = this.#c.stmt(
@@ -64,7 +69,7 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
-  linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
+  override linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
     return this.#c.run(() =>
       (
         this.#c
@@ -76,7 +81,7 @@ export class SqliteGraphStore implements GraphStore {
     );
   }
 
-  upsertRelation(input: RelationUpsert): Promise<Relation> {
+  override upsertRelation(input: RelationUpsert): Promise<Relation> {
     return this.#c.write(() => {
       const existing = this.#relations.active(input.guildId, input.src, input.dst, input.verb);
       if (existing) {
@@ -111,7 +116,11 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
-  relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
+  override relationsOf(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    limitPerNode: number,
+  ): Promise<Relation[]> {
     return this.#c.run(() => {
       const active = 'SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL';
       const stmt = this.#c.stmt(
@@ -132,7 +141,7 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
-  relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
+  override relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
     return this.#c.run(() => {
       const stmt = this.#c.stmt(
         `SELECT * FROM relations WHERE guild_id = ? AND src_type = ? AND src_id = ?
@@ -146,7 +155,7 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
-  relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
+  override relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
     return this.#c.run(() =>
       (
         this.#c
@@ -159,7 +168,7 @@ export class SqliteGraphStore implements GraphStore {
     );
   }
 
-  dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
+  override dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
     return this.#c.write(() => {
       const drop = new Set(factIds);
       const rows = this.#c
@@ -189,7 +198,7 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
-  upsertEntity(input: EntityUpsert): Promise<Entity> {
+  override upsertEntity(input: EntityUpsert): Promise<Entity> {
     return this.#c.write(() => {
       const current = this.#entities.get(input.guildId, input.slug);
       const next = current ? mergeEntity(current, input) : newEntity(input);
@@ -198,26 +207,26 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
-  getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
+  override getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
     return this.#c.run(() => this.#entities.bySlugs(guildId, slugs));
   }
 
-  findEntitiesByAlias(
+  override findEntitiesByAlias(
     guildId: string,
     aliases: readonly string[],
   ): Promise<{ alias: string; slug: string }[]> {
     return this.#c.run(() => this.#entities.byAliases(guildId, aliases));
   }
 
-  async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
+  override async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
     await this.#c.run(() => this.#entities.bumpFacts(guildId, slug, delta));
   }
 
-  async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
+  override async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
     await this.#c.run(() => this.#entities.linkUser(guildId, slug, userId));
   }
 
-  entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
+  override entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
     return this.#c.run(() => this.#entities.linkedTo(guildId, userIds));
   }
 }

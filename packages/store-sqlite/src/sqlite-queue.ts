@@ -6,9 +6,9 @@ import type {
   EnqueueOutcome,
   FailRequest,
   FailResult,
-  IngestQueue,
   QueueCounts,
 } from '@permafrost/core/store';
+import { IngestQueueBase } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { idList } from './rows/codec.js';
@@ -23,11 +23,12 @@ const chronological = (a: StoredMessage, b: StoredMessage) =>
   (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0);
 
 /** The message table seen as a work queue: leases by compare-and-set upsert, claims, retries. */
-export class SqliteIngestQueue implements IngestQueue {
+export class SqliteIngestQueue extends IngestQueueBase {
   readonly #c: SqliteConnection;
   readonly #m: MessageTable;
 
   constructor(connection: SqliteConnection, messages: MessageTable) {
+    super();
     this.#c = connection;
     this.#m = messages;
   }
@@ -39,19 +40,24 @@ export class SqliteIngestQueue implements IngestQueue {
     return 'accepted';
   }
 
-  enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
+  override enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
     return this.#c.write(() => this.#enqueueOne(message, maxDepth));
   }
 
-  enqueueMany(messages: readonly StoredMessage[], maxDepth: number): Promise<EnqueueOutcome[]> {
+  override enqueueMany(messages: readonly StoredMessage[], maxDepth: number): Promise<EnqueueOutcome[]> {
     return this.#c.write(() => messages.map((m) => this.#enqueueOne(m, maxDepth)));
   }
 
-  markEdited(guildId: string, messageId: string, content: string, truncated: boolean): Promise<boolean> {
+  override markEdited(
+    guildId: string,
+    messageId: string,
+    content: string,
+    truncated: boolean,
+  ): Promise<boolean> {
     return this.#c.write(() => this.#m.markEdited(guildId, messageId, content, truncated));
   }
 
-  dueKeys(query: DueKeysQuery): Promise<BatchKey[]> {
+  override dueKeys(query: DueKeysQuery): Promise<BatchKey[]> {
     return this.#c.run(() => {
       const now = query.now.getTime();
       const guild = query.guildId === undefined ? '' : ' AND m.guild_id = ?';
@@ -93,7 +99,7 @@ export class SqliteIngestQueue implements IngestQueue {
     );
   }
 
-  claim(request: ClaimRequest): Promise<ClaimResult> {
+  override claim(request: ClaimRequest): Promise<ClaimResult> {
     return this.#c.write((): ClaimResult => {
       if (!this.#takeLease(request)) return { messages: [], lockedByOther: true };
       const now = request.now.getTime();
@@ -117,11 +123,11 @@ export class SqliteIngestQueue implements IngestQueue {
     });
   }
 
-  acquireLease(request: Omit<ClaimRequest, 'limit'>): Promise<boolean> {
+  override acquireLease(request: Omit<ClaimRequest, 'limit'>): Promise<boolean> {
     return this.#c.write(() => this.#takeLease(request));
   }
 
-  renewLease(key: BatchKey, owner: string, now: Date, leaseMs: number): Promise<boolean> {
+  override renewLease(key: BatchKey, owner: string, now: Date, leaseMs: number): Promise<boolean> {
     return this.#c.write(() => {
       const until = now.getTime() + leaseMs;
       const renewed = this.#c
@@ -138,7 +144,7 @@ export class SqliteIngestQueue implements IngestQueue {
     });
   }
 
-  async releaseLease(key: BatchKey, owner: string): Promise<void> {
+  override async releaseLease(key: BatchKey, owner: string): Promise<void> {
     await this.#c.run(() =>
       this.#c
         .stmt('DELETE FROM key_leases WHERE guild_id = ? AND subject_key = ? AND owner = ?')
@@ -146,7 +152,12 @@ export class SqliteIngestQueue implements IngestQueue {
     );
   }
 
-  complete(guildId: string, messageIds: readonly string[], owner: string, now: Date): Promise<number> {
+  override complete(
+    guildId: string,
+    messageIds: readonly string[],
+    owner: string,
+    now: Date,
+  ): Promise<number> {
     return this.#c.run(
       () =>
         this.#c
@@ -159,7 +170,7 @@ export class SqliteIngestQueue implements IngestQueue {
     );
   }
 
-  fail(guildId: string, messageIds: readonly string[], request: FailRequest): Promise<FailResult> {
+  override fail(guildId: string, messageIds: readonly string[], request: FailRequest): Promise<FailResult> {
     return this.#c.write((): FailResult => {
       const rows = this.#c
         .stmt(
@@ -190,7 +201,7 @@ export class SqliteIngestQueue implements IngestQueue {
     });
   }
 
-  releaseExpired(now: Date): Promise<number> {
+  override releaseExpired(now: Date): Promise<number> {
     return this.#c.write(() => {
       const t = now.getTime();
       const released = this.#c
@@ -204,7 +215,7 @@ export class SqliteIngestQueue implements IngestQueue {
     });
   }
 
-  requeueDead(guildId?: string): Promise<number> {
+  override requeueDead(guildId?: string): Promise<number> {
     return this.#c.run(() => {
       const guild = guildId === undefined ? '' : ' AND guild_id = ?';
       return this.#c
@@ -215,7 +226,7 @@ export class SqliteIngestQueue implements IngestQueue {
     });
   }
 
-  counts(guildId: string): Promise<QueueCounts> {
+  override counts(guildId: string): Promise<QueueCounts> {
     return this.#c.run(() => {
       const c = { pending: 0, claimed: 0, processed: 0, dead: 0 };
       const rows = this.#c.stmt('SELECT status, n FROM message_counts WHERE guild_id = ?').all(guildId) as {
@@ -227,7 +238,7 @@ export class SqliteIngestQueue implements IngestQueue {
     });
   }
 
-  recent(
+  override recent(
     guildId: string,
     options: {
       readonly limit: number;

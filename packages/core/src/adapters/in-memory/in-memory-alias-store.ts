@@ -1,17 +1,18 @@
 import type { Alias } from '../../model/graph.js';
-import type { AliasStore } from '../../ports/alias-store.js';
+import { AliasStoreBase } from '../../ports/port-bases.js';
 import { enter, key, type MemoryState } from './state.js';
 
 const byWeight = (a: Alias, b: Alias) => b.weight - a.weight || (a.userId < b.userId ? -1 : 1);
 
-export class InMemoryAliasStore implements AliasStore {
+export class InMemoryAliasStore extends AliasStoreBase {
   readonly #state: MemoryState;
 
   constructor(state: MemoryState) {
+    super();
     this.#state = state;
   }
 
-  async upsert(alias: Alias): Promise<void> {
+  override async upsert(alias: Alias): Promise<void> {
     await enter(this.#state);
     const k = key(alias.guildId, alias.alias, alias.userId);
     const current = this.#state.aliases.get(k);
@@ -22,12 +23,12 @@ export class InMemoryAliasStore implements AliasStore {
     }
   }
 
-  async find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
+  override async find(guildId: string, alias: string, limit: number): Promise<Alias[]> {
     await enter(this.#state);
     return this.#select((a) => a.guildId === guildId && a.alias === alias, limit);
   }
 
-  async findMany(
+  override async findMany(
     guildId: string,
     aliases: readonly string[],
     limitPerAlias: number,
@@ -45,12 +46,12 @@ export class InMemoryAliasStore implements AliasStore {
     return out;
   }
 
-  async findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
+  override async findByPrefix(guildId: string, prefix: string, limit: number): Promise<Alias[]> {
     await enter(this.#state);
     return this.#select((a) => a.guildId === guildId && a.alias.startsWith(prefix), limit);
   }
 
-  async aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
+  override async aliasesOf(guildId: string, userId: string): Promise<Alias[]> {
     await enter(this.#state);
     return this.#select((a) => a.guildId === guildId && a.userId === userId, Number.POSITIVE_INFINITY);
   }

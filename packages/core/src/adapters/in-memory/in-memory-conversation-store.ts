@@ -1,13 +1,12 @@
 import type { StoredMessage } from '../../model/message.js';
-import type { ActiveMode, ActiveModeStore } from '../../ports/active-mode-store.js';
+import type { ActiveMode } from '../../ports/active-mode-store.js';
 import type {
   ChannelStats,
-  ConversationStore,
   MessageListQuery,
   MessagePosition,
   MessageTextHit,
 } from '../../ports/conversation-store.js';
-import type { ReplyClaimStore } from '../../ports/reply-claim-store.js';
+import { ConversationRolesBase } from '../../ports/port-bases.js';
 import { indexTerms } from '../../text/analyze.js';
 import { rankBm25 } from '../../text/bm25.js';
 import { chronological } from './in-memory-queue.js';
@@ -31,10 +30,11 @@ function termsOf(m: StoredMessage): readonly string[] {
   return t;
 }
 
-export class InMemoryConversationStore implements ConversationStore, ReplyClaimStore, ActiveModeStore {
+export class InMemoryConversationStore extends ConversationRolesBase {
   readonly #state: MemoryState;
 
   constructor(state: MemoryState) {
+    super();
     this.#state = state;
   }
 
@@ -44,7 +44,7 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return out.sort(chronological);
   }
 
-  async channelHistory(
+  override async channelHistory(
     guildId: string,
     channelId: string,
     options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
@@ -62,13 +62,13 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return rows.slice(Math.max(0, rows.length - options.limit));
   }
 
-  async authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
+  override async authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
     await enter(this.#state);
     const rows = this.#rows((m) => m.guildId === guildId && m.authorId === authorId);
     return rows.slice(Math.max(0, rows.length - limit));
   }
 
-  async channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
+  override async channelStats(guildId: string, channelId: string): Promise<ChannelStats> {
     await enter(this.#state);
     const rows = this.#rows((m) => m.guildId === guildId && m.channelId === channelId);
     return {
@@ -80,7 +80,11 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     };
   }
 
-  async searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
+  override async searchText(
+    guildId: string,
+    terms: readonly string[],
+    limit: number,
+  ): Promise<MessageTextHit[]> {
     await enter(this.#state);
     if (terms.length === 0) return [];
     const rows = this.#rows((m) => m.guildId === guildId && m.rawStored && m.kind !== 'session');
@@ -92,7 +96,7 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     }));
   }
 
-  async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
+  override async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {
     await enter(this.#state);
     const out: StoredMessage[] = [];
     for (const id of messageIds) {
@@ -102,7 +106,7 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return out;
   }
 
-  async listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
+  override async listMessages(guildId: string, query: MessageListQuery): Promise<StoredMessage[]> {
     await enter(this.#state);
     const after = query.after;
     const before = query.createdBefore?.getTime();
@@ -117,7 +121,7 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return rows.slice(0, Math.max(0, Math.floor(query.limit)));
   }
 
-  async channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
+  override async channelCounts(guildId: string): Promise<{ channelId: string; count: number }[]> {
     await enter(this.#state);
     const counts = new Map<string, number>();
     for (const m of this.#state.messages.values())
@@ -125,7 +129,7 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return [...counts].map(([channelId, count]) => ({ channelId, count }));
   }
 
-  async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
+  override async trimChannel(guildId: string, channelId: string, keepLatest: number): Promise<number> {
     await enter(this.#state);
     const rows = this.#rows((m) => m.guildId === guildId && m.channelId === channelId);
     const doomed = rows.slice(0, Math.max(0, rows.length - keepLatest));
@@ -133,7 +137,7 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return doomed.length;
   }
 
-  async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
+  override async deleteMessages(guildId: string, messageIds: readonly string[]): Promise<number> {
     await enter(this.#state);
     let n = 0;
     for (const id of new Set(messageIds)) {
@@ -149,7 +153,7 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     this.#state.vectors.delete(key(guildId, 'message', messageId));
   }
 
-  async tryClaim(input: {
+  override async tryClaim(input: {
     readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
@@ -165,7 +169,7 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return true;
   }
 
-  async releaseClaim(input: {
+  override async releaseClaim(input: {
     readonly guildId: string;
     readonly channelId: string;
     readonly messageId: string;
@@ -177,12 +181,12 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return this.#state.claims.delete(k);
   }
 
-  async upsertMode(mode: ActiveMode): Promise<void> {
+  override async upsertMode(mode: ActiveMode): Promise<void> {
     await enter(this.#state);
     this.#state.modes.set(modeKey(mode), mode);
   }
 
-  async touchMode(k: ModeKey, at: Date): Promise<boolean> {
+  override async touchMode(k: ModeKey, at: Date): Promise<boolean> {
     await enter(this.#state);
     const current = this.#state.modes.get(modeKey(k));
     if (!current) return false;
@@ -190,12 +194,12 @@ export class InMemoryConversationStore implements ConversationStore, ReplyClaimS
     return true;
   }
 
-  async removeMode(k: ModeKey): Promise<boolean> {
+  override async removeMode(k: ModeKey): Promise<boolean> {
     await enter(this.#state);
     return this.#state.modes.delete(modeKey(k));
   }
 
-  async listModes(options: {
+  override async listModes(options: {
     readonly activeSince: Date;
     readonly instanceId?: string;
   }): Promise<ActiveMode[]> {

@@ -3,11 +3,11 @@ import type { Fact, FactHistoryEntry, FactPatch, Page } from '../../model/fact.j
 import type {
   FactFilter,
   FactPageOptions,
-  FactStore,
   ListFactsOptions,
   TextHit,
   UpdateFactOptions,
 } from '../../ports/fact-store.js';
+import { FactStoreBase } from '../../ports/port-bases.js';
 import { indexTerms } from '../../text/analyze.js';
 import { rankBm25 } from '../../text/bm25.js';
 import { passesFilter } from './filters.js';
@@ -37,14 +37,15 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-export class InMemoryFactStore implements FactStore {
+export class InMemoryFactStore extends FactStoreBase {
   readonly #state: MemoryState;
 
   constructor(state: MemoryState) {
+    super();
     this.#state = state;
   }
 
-  async insert(facts: readonly Fact[]): Promise<void> {
+  override async insert(facts: readonly Fact[]): Promise<void> {
     await enter(this.#state);
     const seen = new Set<string>();
     for (const f of facts) {
@@ -56,7 +57,7 @@ export class InMemoryFactStore implements FactStore {
     for (const f of facts) this.#state.facts.set(key(f.guildId, f.id), f);
   }
 
-  async get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
+  override async get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
     await enter(this.#state);
     const out: Fact[] = [];
     for (const id of ids) {
@@ -66,7 +67,7 @@ export class InMemoryFactStore implements FactStore {
     return out;
   }
 
-  async update(
+  override async update(
     guildId: string,
     id: string,
     patch: FactPatch,
@@ -82,7 +83,7 @@ export class InMemoryFactStore implements FactStore {
     return next;
   }
 
-  async findByNormalizedText(
+  override async findByNormalizedText(
     guildId: string,
     subjectId: string | null,
     normalizedText: string,
@@ -102,7 +103,7 @@ export class InMemoryFactStore implements FactStore {
     return null;
   }
 
-  async list(options: ListFactsOptions): Promise<Page<Fact>> {
+  override async list(options: ListFactsOptions): Promise<Page<Fact>> {
     await enter(this.#state);
     const order = options.order ?? 'oldest';
     if (order === 'random' && options.cursor !== undefined) {
@@ -120,7 +121,7 @@ export class InMemoryFactStore implements FactStore {
     return { items: page, nextCursor: items.length > options.limit && last ? last.id : null };
   }
 
-  async topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
+  override async topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
     await enter(this.#state);
     return guildFacts(this.#state, filter.guildId)
       .filter((f) => passesFilter(f, filter))
@@ -133,7 +134,7 @@ export class InMemoryFactStore implements FactStore {
       .slice(0, limit);
   }
 
-  async searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
+  override async searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
     await enter(this.#state);
     if (terms.length === 0 || limit <= 0) return [];
     const all = guildFacts(this.#state, filter.guildId);
@@ -146,7 +147,7 @@ export class InMemoryFactStore implements FactStore {
     }));
   }
 
-  async touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {
+  override async touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {
     await enter(this.#state);
     let n = 0;
     for (const id of ids) {
@@ -159,7 +160,7 @@ export class InMemoryFactStore implements FactStore {
     return n;
   }
 
-  async citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
+  override async citing(guildId: string, messageIds: readonly string[]): Promise<Fact[]> {
     await enter(this.#state);
     const wanted = new Set(messageIds);
     return guildFacts(this.#state, guildId)
@@ -167,12 +168,12 @@ export class InMemoryFactStore implements FactStore {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  async statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
+  override async statedBy(guildId: string, speakerId: string, page: FactPageOptions): Promise<Fact[]> {
     await enter(this.#state);
     return this.#page(guildId, page, (f) => f.attribution.speakerId === speakerId);
   }
 
-  async quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
+  override async quoting(guildId: string, authorId: string, page: FactPageOptions): Promise<Fact[]> {
     await enter(this.#state);
     return this.#page(guildId, page, (f) => f.sources.some((s) => s.authorId === authorId));
   }
@@ -186,14 +187,14 @@ export class InMemoryFactStore implements FactStore {
       .slice(0, Math.max(0, Math.floor(page.limit)));
   }
 
-  async countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
+  override async countHistory(guildId: string, factIds: readonly string[]): Promise<number> {
     await enter(this.#state);
     let n = 0;
     for (const id of new Set(factIds)) n += this.#state.history.get(key(guildId, id))?.length ?? 0;
     return n;
   }
 
-  async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
+  override async appendHistory(entries: readonly FactHistoryEntry[]): Promise<void> {
     await enter(this.#state);
     for (const e of entries) {
       const k = key(e.guildId, e.factId);
@@ -201,7 +202,7 @@ export class InMemoryFactStore implements FactStore {
     }
   }
 
-  async history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
+  override async history(guildId: string, factId: string): Promise<FactHistoryEntry[]> {
     await enter(this.#state);
     return [...(this.#state.history.get(key(guildId, factId)) ?? [])].sort(
       (a, b) => a.at.getTime() - b.at.getTime(),

@@ -3,52 +3,46 @@ import type { FactScope, MemoryTier } from '../../model/enums.js';
 import { isActive } from '../../model/fact.js';
 import type { ImportPlan, PurgePlan } from '../../model/governance-plans.js';
 import type { Digest } from '../../model/graph.js';
-import type { BudgetStore } from '../../ports/budget-store.js';
-import type { ConsentStore } from '../../ports/consent-store.js';
-import type { CursorStore } from '../../ports/cursor-store.js';
-import type { DigestStore } from '../../ports/digest-store.js';
-import type { ErasureInput, ErasureLog } from '../../ports/erasure-log.js';
-import type { GuildAdminStore } from '../../ports/guild-admin-store.js';
-import type { MetaStore } from '../../ports/meta-store.js';
+import type { ErasureInput } from '../../ports/erasure-log.js';
+import { GovernanceRolesBase } from '../../ports/port-bases.js';
 import { InMemoryErasureLog } from './in-memory-erasures.js';
 import { writeImport, writePurge } from './in-memory-plans.js';
 import { enter, key, type MemoryState } from './state.js';
 
 const digestKey = (guildId: string, subjectId: string | null) => key(guildId, subjectId);
 
-export class InMemoryGovernanceStore
-  implements ConsentStore, DigestStore, CursorStore, MetaStore, BudgetStore, ErasureLog, GuildAdminStore
-{
+export class InMemoryGovernanceStore extends GovernanceRolesBase {
   readonly #state: MemoryState;
   readonly #erasures: InMemoryErasureLog;
 
   constructor(state: MemoryState) {
+    super();
     this.#state = state;
     this.#erasures = new InMemoryErasureLog(state);
   }
 
   // The erasure log (purge fencing) lives in its own module.
-  readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
-  readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
-  readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
+  override readonly recordErasure = (input: ErasureInput): Promise<number> => this.#erasures.record(input);
+  override readonly erasuresSince = (guildId: string, after: number) => this.#erasures.since(guildId, after);
+  override readonly pruneErasures = (before: Date): Promise<number> => this.#erasures.prune(before);
 
   /** Deleted values are unreachable once their map entries go: nothing to rewrite. */
-  async compactDeleted(): Promise<void> {
+  override async compactDeleted(): Promise<void> {
     await enter(this.#state);
   }
 
-  async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {
+  override async setOptOut(guildId: string, userId: string, optedOut: boolean, at: Date): Promise<void> {
     await enter(this.#state);
     if (optedOut) this.#state.optOuts.set(key(guildId, userId), at);
     else this.#state.optOuts.delete(key(guildId, userId));
   }
 
-  async isOptedOut(guildId: string, userId: string): Promise<boolean> {
+  override async isOptedOut(guildId: string, userId: string): Promise<boolean> {
     await enter(this.#state);
     return this.#state.optOuts.has(key(guildId, userId));
   }
 
-  async optedOutUsers(guildId: string): Promise<string[]> {
+  override async optedOutUsers(guildId: string): Promise<string[]> {
     await enter(this.#state);
     const prefix = key(guildId, '');
     return [...this.#state.optOuts.entries()]
@@ -57,55 +51,55 @@ export class InMemoryGovernanceStore
       .sort();
   }
 
-  async getDigest(guildId: string, subjectId: string | null): Promise<Digest | null> {
+  override async getDigest(guildId: string, subjectId: string | null): Promise<Digest | null> {
     await enter(this.#state);
     return this.#state.digests.get(digestKey(guildId, subjectId)) ?? null;
   }
 
-  async putDigest(digest: Digest): Promise<void> {
+  override async putDigest(digest: Digest): Promise<void> {
     await enter(this.#state);
     this.#state.digests.set(digestKey(digest.guildId, digest.subjectId), digest);
   }
 
-  async getCursor(guildId: string, k: string): Promise<string | null> {
+  override async getCursor(guildId: string, k: string): Promise<string | null> {
     await enter(this.#state);
     return this.#state.cursors.get(key(guildId, k)) ?? null;
   }
 
-  async setCursor(guildId: string, k: string, value: string): Promise<void> {
+  override async setCursor(guildId: string, k: string, value: string): Promise<void> {
     await enter(this.#state);
     this.#state.cursors.set(key(guildId, k), value);
   }
 
-  async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
+  override async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
     await enter(this.#state);
     for (const p of periods)
       this.#state.budgets.set(key(guildId, p), (this.#state.budgets.get(key(guildId, p)) ?? 0) + tokens);
   }
 
-  async tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>> {
+  override async tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>> {
     await enter(this.#state);
     const out: Record<string, number> = {};
     for (const p of periods) out[p] = this.#state.budgets.get(key(guildId, p)) ?? 0;
     return out;
   }
 
-  async getMeta(k: string): Promise<string | null> {
+  override async getMeta(k: string): Promise<string | null> {
     await enter(this.#state);
     return this.#state.meta.get(k) ?? null;
   }
 
-  async setMeta(k: string, value: string): Promise<void> {
+  override async setMeta(k: string, value: string): Promise<void> {
     await enter(this.#state);
     this.#state.meta.set(k, value);
   }
 
-  async applyPurge(plan: PurgePlan): Promise<void> {
+  override async applyPurge(plan: PurgePlan): Promise<void> {
     await enter(this.#state);
     await this.#state.transaction(async () => writePurge(this.#state, plan));
   }
 
-  async exportGuild(guildId: string): Promise<GuildSnapshot> {
+  override async exportGuild(guildId: string): Promise<GuildSnapshot> {
     await enter(this.#state);
     const s = this.#state;
     const facts = [...s.facts.values()]
@@ -137,12 +131,12 @@ export class InMemoryGovernanceStore
     };
   }
 
-  async applyImport(plan: ImportPlan): Promise<void> {
+  override async applyImport(plan: ImportPlan): Promise<void> {
     await enter(this.#state);
     await this.#state.transaction(async () => writeImport(this.#state, plan));
   }
 
-  async guildStats(guildId: string): Promise<GuildStats> {
+  override async guildStats(guildId: string): Promise<GuildStats> {
     await enter(this.#state);
     const s = this.#state;
     const byTier: Record<MemoryTier, number> = { short: 0, mid: 0, long: 0, core: 0 };
@@ -179,7 +173,7 @@ export class InMemoryGovernanceStore
     };
   }
 
-  async listGuildIds(): Promise<string[]> {
+  override async listGuildIds(): Promise<string[]> {
     await enter(this.#state);
     const ids = new Set<string>();
     for (const f of this.#state.facts.values()) ids.add(f.guildId);

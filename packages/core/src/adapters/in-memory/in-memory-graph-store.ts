@@ -1,12 +1,8 @@
 import { mergeEntity, newEntity } from '../../model/entity-rules.js';
 import type { Entity, Link, NodeRef, Relation } from '../../model/graph.js';
 import { newRelation, reinforceRelation } from '../../model/relation-rules.js';
-import type {
-  EntityUpsert,
-  GraphStore,
-  LinksForNodesOptions,
-  RelationUpsert,
-} from '../../ports/graph-store.js';
+import type { EntityUpsert, LinksForNodesOptions, RelationUpsert } from '../../ports/graph-store.js';
+import { GraphStoreBase } from '../../ports/port-bases.js';
 import { passesValidity } from './filters.js';
 import { enter, key, type MemoryState, type StoredRelation } from './state.js';
 
@@ -20,19 +16,20 @@ function strip(r: StoredRelation): Relation {
   return rest;
 }
 
-export class InMemoryGraphStore implements GraphStore {
+export class InMemoryGraphStore extends GraphStoreBase {
   readonly #state: MemoryState;
 
   constructor(state: MemoryState) {
+    super();
     this.#state = state;
   }
 
-  async addLinks(links: readonly Link[]): Promise<void> {
+  override async addLinks(links: readonly Link[]): Promise<void> {
     await enter(this.#state);
     for (const l of links) if (!this.#state.links.has(linkKey(l))) this.#state.links.set(linkKey(l), l);
   }
 
-  async linksForNodes(
+  override async linksForNodes(
     guildId: string,
     nodes: readonly NodeRef[],
     options: LinksForNodesOptions,
@@ -52,13 +49,13 @@ export class InMemoryGraphStore implements GraphStore {
     return out;
   }
 
-  async linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
+  override async linksForFacts(guildId: string, factIds: readonly string[]): Promise<Link[]> {
     await enter(this.#state);
     const wanted = new Set(factIds);
     return [...this.#state.links.values()].filter((l) => l.guildId === guildId && wanted.has(l.factId));
   }
 
-  async upsertRelation(input: RelationUpsert): Promise<Relation> {
+  override async upsertRelation(input: RelationUpsert): Promise<Relation> {
     await enter(this.#state);
     const existing = this.#activeRelation(input);
     if (existing) {
@@ -71,7 +68,11 @@ export class InMemoryGraphStore implements GraphStore {
     return strip(created);
   }
 
-  async relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {
+  override async relationsOf(
+    guildId: string,
+    nodes: readonly NodeRef[],
+    limitPerNode: number,
+  ): Promise<Relation[]> {
     await enter(this.#state);
     const seen = new Set<number>();
     const out: Relation[] = [];
@@ -89,20 +90,20 @@ export class InMemoryGraphStore implements GraphStore {
     return out;
   }
 
-  async relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
+  override async relationsTouching(guildId: string, nodes: readonly NodeRef[]): Promise<Relation[]> {
     await enter(this.#state);
     return this.#relations(guildId, (r) =>
       nodes.some((n) => sameNode(r.srcType, r.srcId, n) || sameNode(r.dstType, r.dstId, n)),
     );
   }
 
-  async relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
+  override async relationsCiting(guildId: string, factIds: readonly string[]): Promise<Relation[]> {
     await enter(this.#state);
     const wanted = new Set(factIds);
     return this.#relations(guildId, (r) => r.evidenceFactIds.some((id) => wanted.has(id)));
   }
 
-  async dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
+  override async dropEvidence(guildId: string, factIds: readonly string[], at: Date): Promise<number> {
     await enter(this.#state);
     const drop = new Set(factIds);
     let changed = 0;
@@ -119,7 +120,7 @@ export class InMemoryGraphStore implements GraphStore {
     return changed;
   }
 
-  async upsertEntity(input: EntityUpsert): Promise<Entity> {
+  override async upsertEntity(input: EntityUpsert): Promise<Entity> {
     await enter(this.#state);
     const k = key(input.guildId, input.slug);
     const current = this.#state.entities.get(k);
@@ -128,7 +129,7 @@ export class InMemoryGraphStore implements GraphStore {
     return next;
   }
 
-  async getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
+  override async getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {
     await enter(this.#state);
     const out: Entity[] = [];
     for (const slug of slugs) {
@@ -138,7 +139,7 @@ export class InMemoryGraphStore implements GraphStore {
     return out;
   }
 
-  async findEntitiesByAlias(
+  override async findEntitiesByAlias(
     guildId: string,
     aliases: readonly string[],
   ): Promise<{ alias: string; slug: string }[]> {
@@ -152,21 +153,21 @@ export class InMemoryGraphStore implements GraphStore {
     return out;
   }
 
-  async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
+  override async bumpEntityFacts(guildId: string, slug: string, delta: number): Promise<void> {
     await enter(this.#state);
     const k = key(guildId, slug);
     const e = this.#state.entities.get(k);
     if (e) this.#state.entities.set(k, { ...e, factCount: Math.max(0, e.factCount + delta) });
   }
 
-  async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
+  override async linkEntityToUser(guildId: string, slug: string, userId: string | null): Promise<void> {
     await enter(this.#state);
     const k = key(guildId, slug);
     const e = this.#state.entities.get(k);
     if (e) this.#state.entities.set(k, { ...e, linkedUserId: userId });
   }
 
-  async entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
+  override async entitiesLinkedTo(guildId: string, userIds: readonly string[]): Promise<Entity[]> {
     await enter(this.#state);
     const wanted = new Set(userIds);
     return [...this.#state.entities.values()].filter(

@@ -6,9 +6,9 @@ import type {
   EnqueueOutcome,
   FailRequest,
   FailResult,
-  IngestQueue,
   QueueCounts,
 } from '../../ports/ingest-queue.js';
+import { IngestQueueBase } from '../../ports/port-bases.js';
 import { enter, key, type MemoryState } from './state.js';
 
 const chronological = (a: StoredMessage, b: StoredMessage) =>
@@ -25,19 +25,23 @@ export function isEligible(m: StoredMessage, now: Date): boolean {
   );
 }
 
-export class InMemoryIngestQueue implements IngestQueue {
+export class InMemoryIngestQueue extends IngestQueueBase {
   readonly #state: MemoryState;
 
   constructor(state: MemoryState) {
+    super();
     this.#state = state;
   }
 
-  async enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
+  override async enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
     await enter(this.#state);
     return this.#enqueueOne(message, maxDepth);
   }
 
-  async enqueueMany(messages: readonly StoredMessage[], maxDepth: number): Promise<EnqueueOutcome[]> {
+  override async enqueueMany(
+    messages: readonly StoredMessage[],
+    maxDepth: number,
+  ): Promise<EnqueueOutcome[]> {
     await enter(this.#state);
     return messages.map((m) => this.#enqueueOne(m, maxDepth));
   }
@@ -56,7 +60,7 @@ export class InMemoryIngestQueue implements IngestQueue {
     return n;
   }
 
-  async markEdited(
+  override async markEdited(
     guildId: string,
     messageId: string,
     content: string,
@@ -75,7 +79,7 @@ export class InMemoryIngestQueue implements IngestQueue {
     return true;
   }
 
-  async dueKeys(query: DueKeysQuery): Promise<BatchKey[]> {
+  override async dueKeys(query: DueKeysQuery): Promise<BatchKey[]> {
     await enter(this.#state);
     const groups = new Map<string, { key: BatchKey; count: number; oldest: number }>();
     for (const m of this.#state.messages.values()) {
@@ -106,7 +110,7 @@ export class InMemoryIngestQueue implements IngestQueue {
       .map(([, g]) => g.key);
   }
 
-  async claim(request: ClaimRequest): Promise<ClaimResult> {
+  override async claim(request: ClaimRequest): Promise<ClaimResult> {
     await enter(this.#state);
     if (!this.#takeLease(request)) return { messages: [], lockedByOther: true };
     const until = new Date(request.now.getTime() + request.leaseMs);
@@ -132,7 +136,7 @@ export class InMemoryIngestQueue implements IngestQueue {
     return { messages: picked, lockedByOther: false };
   }
 
-  async acquireLease(request: Omit<ClaimRequest, 'limit'>): Promise<boolean> {
+  override async acquireLease(request: Omit<ClaimRequest, 'limit'>): Promise<boolean> {
     await enter(this.#state);
     return this.#takeLease(request);
   }
@@ -146,7 +150,7 @@ export class InMemoryIngestQueue implements IngestQueue {
     return true;
   }
 
-  async renewLease(batchKey: BatchKey, owner: string, now: Date, leaseMs: number): Promise<boolean> {
+  override async renewLease(batchKey: BatchKey, owner: string, now: Date, leaseMs: number): Promise<boolean> {
     await enter(this.#state);
     const k = key(batchKey.guildId, batchKey.subjectKey);
     const lease = this.#state.leases.get(k);
@@ -166,13 +170,18 @@ export class InMemoryIngestQueue implements IngestQueue {
     return true;
   }
 
-  async releaseLease(batchKey: BatchKey, owner: string): Promise<void> {
+  override async releaseLease(batchKey: BatchKey, owner: string): Promise<void> {
     await enter(this.#state);
     const k = key(batchKey.guildId, batchKey.subjectKey);
     if (this.#state.leases.get(k)?.owner === owner) this.#state.leases.delete(k);
   }
 
-  async complete(guildId: string, messageIds: readonly string[], owner: string, now: Date): Promise<number> {
+  override async complete(
+    guildId: string,
+    messageIds: readonly string[],
+    owner: string,
+    now: Date,
+  ): Promise<number> {
     await enter(this.#state);
     let n = 0;
     for (const id of messageIds) {
@@ -191,7 +200,11 @@ export class InMemoryIngestQueue implements IngestQueue {
     return n;
   }
 
-  async fail(guildId: string, messageIds: readonly string[], request: FailRequest): Promise<FailResult> {
+  override async fail(
+    guildId: string,
+    messageIds: readonly string[],
+    request: FailRequest,
+  ): Promise<FailResult> {
     await enter(this.#state);
     let retrying = 0;
     let dead = 0;
@@ -227,7 +240,7 @@ export class InMemoryIngestQueue implements IngestQueue {
     return { retrying, dead, attempts };
   }
 
-  async releaseExpired(now: Date): Promise<number> {
+  override async releaseExpired(now: Date): Promise<number> {
     await enter(this.#state);
     const t = now.getTime();
     let n = 0;
@@ -242,7 +255,7 @@ export class InMemoryIngestQueue implements IngestQueue {
     return n;
   }
 
-  async requeueDead(guildId?: string): Promise<number> {
+  override async requeueDead(guildId?: string): Promise<number> {
     await enter(this.#state);
     let n = 0;
     for (const [k, m] of [...this.#state.messages.entries()]) {
@@ -253,14 +266,14 @@ export class InMemoryIngestQueue implements IngestQueue {
     return n;
   }
 
-  async counts(guildId: string): Promise<QueueCounts> {
+  override async counts(guildId: string): Promise<QueueCounts> {
     await enter(this.#state);
     const c = { pending: 0, claimed: 0, processed: 0, dead: 0 };
     for (const m of this.#state.messages.values()) if (m.guildId === guildId) c[m.status]++;
     return c;
   }
 
-  async recent(
+  override async recent(
     guildId: string,
     options: {
       readonly limit: number;

@@ -1,19 +1,15 @@
 import { ErrorCode, MemoryError } from '../../errors/index.js';
 import { cosine } from '../../math/vector-math.js';
-import type {
-  VectorHit,
-  VectorIndex,
-  VectorItem,
-  VectorKind,
-  VectorQuery,
-} from '../../ports/vector-index.js';
+import { VectorIndexBase } from '../../ports/port-bases.js';
+import type { VectorHit, VectorItem, VectorKind, VectorQuery } from '../../ports/vector-index.js';
 import { enter, key, type MemoryState } from './state.js';
 
 /** Exact brute-force cosine search over every item in scope. */
-export class InMemoryVectorIndex implements VectorIndex {
+export class InMemoryVectorIndex extends VectorIndexBase {
   readonly #state: MemoryState;
 
   constructor(state: MemoryState) {
+    super();
     this.#state = state;
   }
 
@@ -27,18 +23,18 @@ export class InMemoryVectorIndex implements VectorIndex {
       throw new MemoryError(ErrorCode.DIMENSION_MISMATCH, 'vector length differs from the stored vectors');
   }
 
-  async dimensions(): Promise<number | null> {
+  override async dimensions(): Promise<number | null> {
     await enter(this.#state);
     return this.#state.vectorDims;
   }
 
-  async reset(): Promise<void> {
+  override async reset(): Promise<void> {
     await enter(this.#state);
     for (const [k] of [...this.#state.vectors.entries()]) this.#state.vectors.delete(k);
     this.#state.vectorDims = null;
   }
 
-  async upsert(items: readonly VectorItem[]): Promise<void> {
+  override async upsert(items: readonly VectorItem[]): Promise<void> {
     await enter(this.#state);
     for (const item of items) this.#checkDims(item.vector.length, false);
     for (const item of items) this.#checkDims(item.vector.length, true);
@@ -49,7 +45,7 @@ export class InMemoryVectorIndex implements VectorIndex {
       });
   }
 
-  async setActive(
+  override async setActive(
     guildId: string,
     kind: VectorKind,
     ids: readonly string[],
@@ -67,14 +63,14 @@ export class InMemoryVectorIndex implements VectorIndex {
     return n;
   }
 
-  async delete(guildId: string, kind: VectorKind, ids: readonly string[]): Promise<number> {
+  override async delete(guildId: string, kind: VectorKind, ids: readonly string[]): Promise<number> {
     await enter(this.#state);
     let n = 0;
     for (const id of ids) if (this.#state.vectors.delete(key(guildId, kind, id))) n++;
     return n;
   }
 
-  async search(query: VectorQuery): Promise<VectorHit[]> {
+  override async search(query: VectorQuery): Promise<VectorHit[]> {
     await enter(this.#state);
     this.#checkDims(query.vector.length, false);
     const activeOnly = query.activeOnly ?? true;
@@ -94,7 +90,7 @@ export class InMemoryVectorIndex implements VectorIndex {
     return hits.slice(0, query.limit);
   }
 
-  async count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {
+  override async count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {
     await enter(this.#state);
     if (ids !== undefined)
       return [...new Set(ids)].filter((id) => this.#state.vectors.has(key(guildId, kind, id))).length;
