@@ -6,7 +6,7 @@
  */
 import { createHashingEmbedder, type Fact, type Link, type MemoryStore } from '@permafrost/core';
 import { normalizeAlias, resolveStoreFactory } from '@permafrost/core/internal';
-import { normalizeText } from '@permafrost/core/store';
+import { makeFact } from '@permafrost/core/testing';
 import { createSqliteStore } from '@permafrost/store-sqlite';
 import { MongoClient } from 'mongodb';
 import { type Member, makeFactTexts } from '../community.js';
@@ -102,33 +102,18 @@ export async function seedGuild(
       const n = i + j;
       const created = new Date(base + n * 60_000);
       const server = t.subjectId === null;
-      return {
+      return makeFact({
         id: `fct_${String(n).padStart(10, '0')}`,
         guildId: GUILD,
         subjectId: t.subjectId,
         text: t.text,
-        normalizedText: normalizeText(t.text),
         category: server ? 'culture' : 'general',
         confidence: 0.8 + rand() * 0.2,
-        tier: 'mid',
-        scope: server ? 'server' : 'user',
         attribution: { type: 'self', speakerId: t.subjectId, speakerName: t.subjectName, actorId: null },
         occurrences: 1 + Math.floor(rand() * 3),
         strength: 1 + rand() * 4,
-        lastReinforcedAt: created,
         createdAt: created,
-        updatedAt: created,
-        observedAt: created,
-        validFrom: created,
-        validUntil: null,
-        supersedesId: null,
-        supersededById: null,
-        sources: [],
-        relatedUserIds: [],
-        entitySlugs: [],
-        expiresAt: null,
-        version: 1,
-      } as Fact;
+      });
     });
     const links: Link[] = facts
       .filter((f) => f.subjectId !== null)
