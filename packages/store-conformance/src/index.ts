@@ -2,6 +2,8 @@ import { describe } from 'vitest';
 import type { ConformanceOptions } from './fixtures.js';
 import { aliasSuite } from './suites/aliases.js';
 import { conversationSuite } from './suites/conversation.js';
+import { factQuerySuite } from './suites/fact-queries.js';
+import { factSearchSuite } from './suites/fact-search.js';
 import { factSuite } from './suites/facts.js';
 import { forgettingSuite } from './suites/forgetting.js';
 import { governanceSuite } from './suites/governance.js';
@@ -37,6 +39,8 @@ export {
 export function describeStoreConformance(options: ConformanceOptions): void {
   describe(`${options.name} store conformance`, () => {
     factSuite(options);
+    factQuerySuite(options);
+    factSearchSuite(options);
     aliasSuite(options);
     graphSuite(options);
     governanceSuite(options);

@@ -1,26 +1,12 @@
 import { ErrorCode, type Logger, MemoryError } from '@permafrost/core';
-import { type AnyBulkWriteOperation, type Collection, MongoBulkWriteError } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection } from 'mongodb';
+import { type Change, DELETE, type GuardedDoc, type GuardOptions, type Outcome } from './guard-types.js';
+import { insertTolerant } from './insert-tolerant.js';
 import { KeyedLocks, sleep } from './keyed-locks.js';
-import type { RawDoc } from './mongo-context.js';
-import type { GuardedDoc, TokenDoc } from './mongo-docs.js';
 import { newEpoch } from './mongo-keys.js';
+import type { RawDoc } from './raw-doc.js';
+import { type TokenDoc, VersionTokens } from './version-tokens.js';
 import { changedFields } from './write-groups.js';
-
-/** Returned by a change function to delete the document. */
-export const DELETE: unique symbol = Symbol('delete');
-/** A change: the next full document, DELETE, or null for "leave it as it is". */
-export type Change<D> = D | typeof DELETE | null;
-
-export interface Outcome<D> {
-  readonly before: D | null;
-  readonly after: D | null;
-  readonly changed: boolean;
-}
-
-export interface GuardOptions<D> {
-  /** Runs while the document's version is held, just before the change is written. */
-  readonly beforeWrite?: (before: D, after: D | typeof DELETE) => Promise<void>;
-}
 
 interface GuardHost {
   readonly logger: Logger | undefined;
@@ -30,7 +16,6 @@ interface GuardHost {
   readMany<D extends { _id: string }>(coll: Collection<D>, ids: readonly string[]): Promise<Map<string, D>>;
 }
 
-const MAX_LEVELS = 8;
 const BUSY_MARGIN_MS = 30_000;
 
 /**
@@ -54,14 +39,14 @@ const BUSY_MARGIN_MS = 30_000;
  */
 export class DocGuard {
   readonly #host: GuardHost;
-  readonly #tokens: Collection<TokenDoc>;
+  readonly #tokens: VersionTokens;
   readonly #ttlMs: number;
   /** In-process locks per document (shared by every guard of one store). */
   readonly locks: KeyedLocks;
 
   constructor(host: GuardHost, tokens: Collection<TokenDoc>, ttlMs: number, locks?: KeyedLocks) {
     this.#host = host;
-    this.#tokens = tokens;
+    this.#tokens = new VersionTokens(host, tokens, ttlMs);
     this.#ttlMs = ttlMs;
     this.locks = locks ?? new KeyedLocks();
   }
@@ -110,9 +95,8 @@ export class DocGuard {
   }
 
   /** Deletes tokens older than `ageMs` (left by crashed writers, or naming dead versions). */
-  async sweep(ageMs: number): Promise<number> {
-    const r = await this.#tokens.deleteMany({ at: { $lt: new Date(Date.now() - ageMs) } });
-    return r.deletedCount;
+  sweep(ageMs: number): Promise<number> {
+    return this.#tokens.sweep(ageMs);
   }
 
   async #round<D extends GuardedDoc>(
@@ -145,7 +129,7 @@ export class DocGuard {
       });
     }
     if (writes.length === 0) return retry;
-    const held = await this.#acquire(
+    const held = await this.#tokens.acquire(
       coll.collectionName,
       writes.map((w) => ({ id: w.id, ep: w.before.ep })),
     );
@@ -170,11 +154,7 @@ export class DocGuard {
         else retry.push(w.id);
       }
     } finally {
-      const tokenIds = [...held.values()].flat();
-      if (tokenIds.length > 0)
-        await this.#tokens.deleteMany(
-          tokenIds.length === 1 ? { _id: tokenIds[0] as string } : { _id: { $in: tokenIds } },
-        );
+      await this.#tokens.release([...held.values()].flat());
     }
     return retry;
   }
@@ -215,47 +195,6 @@ export class DocGuard {
     });
   }
 
-  /** Inserts the version tokens; returns, per won document, every token id to delete afterwards. */
-  async #acquire(
-    collName: string,
-    items: readonly { id: string; ep: string }[],
-  ): Promise<Map<string, string[]>> {
-    const tokenId = (it: { id: string; ep: string }, level: number) =>
-      `${collName}|${it.id}|${it.ep}|${level}`;
-    const now = new Date();
-    const lost = await insertTolerant(
-      this.#tokens as unknown as Collection<RawDoc>,
-      items.map((it) => ({ _id: tokenId(it, 1), at: now })),
-    );
-    const held = new Map<string, string[]>();
-    for (const [i, it] of items.entries()) {
-      if (!lost.has(i)) {
-        held.set(it.id, [tokenId(it, 1)]);
-        continue;
-      }
-      for (let level = 1; level < MAX_LEVELS; level++) {
-        const existing = await this.#tokens.findOne({ _id: tokenId(it, level) });
-        if (!existing || Date.now() - existing.at.getTime() < this.#ttlMs) break;
-        this.#host.logger?.({
-          level: 'warn',
-          event: 'store.mongo.stale_version_token',
-          data: { collection: collName, level },
-        });
-        const up = await insertTolerant(this.#tokens as unknown as Collection<RawDoc>, [
-          { _id: tokenId(it, level + 1), at: new Date() },
-        ]);
-        if (up.size === 0) {
-          held.set(
-            it.id,
-            Array.from({ length: level + 1 }, (_, l) => tokenId(it, l + 1)),
-          );
-          break;
-        }
-      }
-    }
-    return held;
-  }
-
   async #inTransaction<D extends GuardedDoc>(
     coll: Collection<D>,
     id: string,
@@ -287,33 +226,4 @@ export class DocGuard {
 
 function stamp<D extends GuardedDoc>(doc: D, id: string): D {
   return { ...doc, _id: id, ep: newEpoch() };
-}
-
-/** insertMany(ordered: false); returns the indexes that hit a duplicate key (other errors throw). */
-export async function insertTolerant(
-  coll: Collection<RawDoc>,
-  docs: readonly RawDoc[],
-  opts: object = {},
-): Promise<Set<number>> {
-  const lost = new Set<number>();
-  if (docs.length === 0) return lost;
-  try {
-    await coll.insertMany([...docs], { ordered: false, ...opts });
-  } catch (error) {
-    if (!(error instanceof MongoBulkWriteError)) {
-      if (isDuplicateKey(error) && docs.length === 1) return new Set([0]);
-      throw error;
-    }
-    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-    if (errors.length === 0) throw error;
-    for (const e of errors) {
-      if (e.code !== 11000) throw error;
-      lost.add(e.index);
-    }
-  }
-  return lost;
-}
-
-export function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
 }

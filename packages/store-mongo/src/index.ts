@@ -1,10 +1,10 @@
 import { registerStoreFactory } from '@permafrost/core/store';
 import { openMongoStore } from './mongo-store.js';
 
-export type { ServerProfile } from './mongo-context.js';
 export { dbNameFromUrl, type MongoStoreOptions } from './mongo-options.js';
 export { createMongoStore, type MongoMemoryStore, openMongoStore } from './mongo-store.js';
 export type { VectorSearchMode } from './mongo-vector-index.js';
+export type { ServerProfile } from './server-profile.js';
 
 /** Importing the package registers it for `mongodb://` and `mongodb+srv://` storage URLs. */
 for (const scheme of ['mongodb', 'mongodb+srv']) {

@@ -1,6 +1,7 @@
 import { type Bm25Doc, rankBm25 } from '@permafrost/core/store';
 import type { ClientSession, Collection, Document } from 'mongodb';
-import type { MongoContext, RawDoc } from './mongo-context.js';
+import type { MongoContext } from './mongo-context.js';
+import type { RawDoc } from './raw-doc.js';
 
 /**
  * How long a corpus size may be reused while this process does not write (other processes' writes

@@ -1,5 +1,5 @@
 import type { Digest } from '@permafrost/core';
-import type { DigestDoc } from './mongo-docs.js';
+import type { DigestDoc } from './mongo-governance-docs.js';
 import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
 
 export const optOutKey = (guildId: string, userId: string): string => docKey(guildId, userId);

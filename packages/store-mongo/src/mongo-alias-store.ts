@@ -1,10 +1,10 @@
 import type { Alias } from '@permafrost/core';
 import { AliasStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
-import { DELETE } from './doc-guard.js';
+import { DELETE } from './guard-types.js';
 import type { MongoContext } from './mongo-context.js';
-import type { AliasDoc, AliasEntry } from './mongo-docs.js';
 import { docKey, finite, prefixUpperBound, requireId, requireString, validDate } from './mongo-keys.js';
+import type { AliasDoc, AliasEntry } from './mongo-memory-docs.js';
 
 export const aliasKey = (guildId: string, alias: string): string => docKey(guildId, alias);
 

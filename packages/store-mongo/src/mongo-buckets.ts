@@ -1,6 +1,6 @@
-import { DELETE, type GuardOptions, type Outcome } from './doc-guard.js';
+import { DELETE, type GuardOptions, type Outcome } from './guard-types.js';
 import type { MongoContext } from './mongo-context.js';
-import type { BucketDoc, QueueItem } from './mongo-docs.js';
+import type { BucketDoc, QueueItem } from './mongo-conversation-docs.js';
 
 /** A bucket as the queue code sees it: decoded items. */
 export interface Bucket {

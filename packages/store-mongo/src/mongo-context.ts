@@ -9,20 +9,12 @@ import type {
   Filter,
   MongoClient,
 } from 'mongodb';
+import { eachBounded } from './bounded-each.js';
 import { DocGuard } from './doc-guard.js';
 import { type Collections, collections } from './mongo-schema.js';
-
-/** What setup learned about the server (see mongo-probe.ts). */
-export interface ServerProfile {
-  /** The server says it is FerretDB (turns on point reads instead of `$in`, which it scans). */
-  readonly ferret: boolean;
-  /** Multi-document transactions commit and abort (replica set or sharded cluster). */
-  readonly transactions: boolean;
-  /** `$vectorSearch` is a known aggregation stage (Atlas / mongot). */
-  readonly vectorSearch: boolean;
-}
-
-export const UNPROBED: ServerProfile = { ferret: false, transactions: false, vectorSearch: false };
+import { type RawDoc, raw } from './raw-doc.js';
+import { type ServerProfile, UNPROBED } from './server-profile.js';
+import { SharedReads } from './shared-reads.js';
 
 interface TxScope {
   readonly session: ClientSession | null;
@@ -52,9 +44,7 @@ export class MongoContext {
   readonly #options: { logger?: Logger; guardTtlMs: number };
   #profile: ServerProfile = UNPROBED;
   #detached: MongoContext | null = null;
-  readonly #inFlight = new Map<string, Promise<unknown>>();
-  readonly #writes = new Map<string, number>();
-  readonly #recent = new Map<string, { at: number; value: Promise<unknown> }>();
+  readonly #reads: SharedReads;
 
   constructor(
     client: MongoClient,
@@ -69,6 +59,7 @@ export class MongoContext {
     this.#options = options;
     this.#parent = parent;
     this.#gate = parent ? parent.#gate : new ScopeGate<TxScope>();
+    this.#reads = parent ? parent.#reads : new SharedReads();
     this.guard = new DocGuard(this, this.c.tokens, options.guardTtlMs, parent?.guard.locks);
   }
 
@@ -217,14 +208,7 @@ export class MongoContext {
    */
   shared<T>(collection: string, key: string, read: () => Promise<T>): Promise<T> {
     if (this.session()) return read();
-    const root = this.#parent ?? this;
-    // A read started before one of our own writes to the collection is not shared after it.
-    key = `${collection}|${root.#writes.get(collection) ?? 0}|${key}`;
-    const running = root.#inFlight.get(key) as Promise<T> | undefined;
-    if (running) return running;
-    const p = read().finally(() => root.#inFlight.delete(key));
-    root.#inFlight.set(key, p);
-    return p;
+    return this.#reads.shared(collection, key, read);
   }
 
   /**
@@ -234,54 +218,12 @@ export class MongoContext {
    */
   recent<T>(collection: string, key: string, ttlMs: number, read: () => Promise<T>): Promise<T> {
     if (this.session()) return read();
-    const root = this.#parent ?? this;
-    const k = `${collection}|${root.#writes.get(collection) ?? 0}|${key}`;
-    const hit = root.#recent.get(k);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.value as Promise<T>;
-    const value = this.shared(collection, key, read);
-    root.#recent.delete(k);
-    if (root.#recent.size >= 256) root.#recent.delete(root.#recent.keys().next().value as string);
-    root.#recent.set(k, { at: Date.now(), value });
-    value.catch(() => root.#recent.delete(k));
-    return value;
-  }
-
-  /**
-   * Documents matching `filter` plus any one of `alternatives` (each an equality filter). FerretDB
-   * pushes only equality filters down to its backend and answers `$or`/`$in` by decoding the whole
-   * collection, so there it sends one query per alternative, concurrently, and merges by `_id`;
-   * elsewhere one `$or` query.
-   */
-  async findAny<D extends RawDoc>(
-    coll: Collection<RawDoc>,
-    filter: Document,
-    alternatives: readonly Document[],
-    options: { projection?: Document } = {},
-  ): Promise<D[]> {
-    if (alternatives.length === 0) return [];
-    if (alternatives.length === 1)
-      return (await coll
-        .find({ ...filter, ...alternatives[0] }, { ...options, ...this.opts() })
-        .toArray()) as D[];
-    if (!this.profile.ferret || this.session())
-      return (await coll
-        .find({ ...filter, $or: [...alternatives] }, { ...options, ...this.opts() })
-        .toArray()) as D[];
-    const byId = new Map<unknown, D>();
-    const rest: D[] = [];
-    await this.each(alternatives, async (alt) => {
-      for (const d of await coll.find({ ...filter, ...alt }, options).toArray()) {
-        if (d._id === undefined) rest.push(d as D);
-        else byId.set(d._id, d as D);
-      }
-    });
-    return [...byId.values(), ...rest];
+    return this.#reads.recent(collection, key, ttlMs, read);
   }
 
   /** Records a write by this process to a collection (see `shared`). */
   wrote(collection: string): void {
-    const root = this.#parent ?? this;
-    root.#writes.set(collection, (root.#writes.get(collection) ?? 0) + 1);
+    this.#reads.wrote(collection);
   }
 
   /** Independent reads: concurrently, or one after the other inside a session transaction. */
@@ -294,26 +236,9 @@ export class MongoContext {
 
   /** Runs fn over items with bounded concurrency (one at a time inside a session transaction). */
   async each<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    if (!this.session()) return eachBounded(items, fn, POINT_READ_CONCURRENCY);
     const results = new Array<R>(items.length);
-    if (this.session()) {
-      for (let i = 0; i < items.length; i++) results[i] = await fn(items[i] as T, i);
-      return results;
-    }
-    let next = 0;
-    const worker = async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await fn(items[i] as T, i);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(POINT_READ_CONCURRENCY, items.length) }, worker));
+    for (let i = 0; i < items.length; i++) results[i] = await fn(items[i] as T, i);
     return results;
   }
-}
-
-/** Untyped view of a collection whose `_id`s are strings. */
-export type RawDoc = Document & { _id: string };
-
-export function raw<D extends { _id: string }>(coll: Collection<D>): Collection<RawDoc> {
-  return coll as unknown as Collection<RawDoc>;
 }

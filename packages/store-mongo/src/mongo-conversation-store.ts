@@ -9,13 +9,14 @@ import {
   rankWithStats,
   termList,
 } from './keyword-ranking.js';
-import { type MongoContext, raw } from './mongo-context.js';
-import type { MessageDoc } from './mongo-docs.js';
+import type { MongoContext } from './mongo-context.js';
+import type { MessageDoc } from './mongo-conversation-docs.js';
 import { requireIds, requireString } from './mongo-keys.js';
 import { CHRONOLOGICAL, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
 import { channelCounts, messagePage } from './mongo-message-pages.js';
 import { MongoPresence } from './mongo-presence.js';
 import { deleteMessages, withQueueState } from './mongo-queue-state.js';
+import { raw } from './raw-doc.js';
 
 type Row = Pick<MessageDoc, '_id' | 'guildId' | 'messageId' | 'channelId' | 'subjectKey' | 'createdAt'>;
 const ROW = { _id: 1, guildId: 1, messageId: 1, channelId: 1, subjectKey: 1, createdAt: 1 } as const;

@@ -1,12 +1,13 @@
 import type { StoredMessage } from '@permafrost/core';
 import type { EnqueueOutcome } from '@permafrost/core/store';
-import { insertTolerant } from './doc-guard.js';
+import { insertTolerant } from './insert-tolerant.js';
 import { changeBuckets, findBuckets } from './mongo-buckets.js';
-import { type MongoContext, raw } from './mongo-context.js';
-import type { IntakeDoc, MessageDoc, QueueItem } from './mongo-docs.js';
+import type { MongoContext } from './mongo-context.js';
+import type { IntakeDoc, MessageDoc, QueueItem } from './mongo-conversation-docs.js';
 import { newEpoch } from './mongo-keys.js';
 import { toMessageDoc } from './mongo-message-mapping.js';
 import { bucketKey, itemFor, outcomeFor } from './mongo-queue-state.js';
+import { raw } from './raw-doc.js';
 
 /** Intake records older than this belong to an enqueue that died before registering its rows. */
 const STALE_INTAKE_MS = 60_000;

@@ -1,6 +1,6 @@
 import type { MongoContext } from './mongo-context.js';
-import type { EntityDoc } from './mongo-docs.js';
 import { docKey } from './mongo-keys.js';
+import type { EntityDoc } from './mongo-memory-docs.js';
 
 export const entityAliasKey = (guildId: string, alias: string): string => docKey(guildId, alias);
 

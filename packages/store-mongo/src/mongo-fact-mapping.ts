@@ -1,8 +1,8 @@
 import { type Fact, type FactHistoryEntry, type FactPatch, isActive, type SourceRef } from '@permafrost/core';
 import { indexTerms } from '@permafrost/core/store';
 import { ObjectId } from 'mongodb';
-import type { FactDoc, HistoryDoc, SourceDoc } from './mongo-docs.js';
 import { docKey, finite, nullableDate, requireId, requireString, validDate } from './mongo-keys.js';
+import type { FactDoc, HistoryDoc, SourceDoc } from './mongo-memory-docs.js';
 
 export const factKey = (guildId: string, id: string): string => docKey(guildId, id);
 

@@ -2,9 +2,9 @@ import type { Fact } from '@permafrost/core';
 import type { FactPageOptions } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import type { MongoContext } from './mongo-context.js';
-import type { FactDoc } from './mongo-docs.js';
 import { fromFactDoc } from './mongo-fact-mapping.js';
 import { requireIds, requireString } from './mongo-keys.js';
+import type { FactDoc } from './mongo-memory-docs.js';
 
 /**
  * One page of the guild's facts (any validity) matching `filter`, in id order: the paged reads

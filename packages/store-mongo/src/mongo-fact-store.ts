@@ -15,7 +15,7 @@ import type {
 } from '@permafrost/core/store';
 import { FactStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
-import { isDuplicateKey } from './doc-guard.js';
+import { isDuplicateKey } from './insert-tolerant.js';
 import {
   CORPUS_STATS_TTL_MS,
   corpusStats,
@@ -23,8 +23,7 @@ import {
   rankWithStats,
   termList,
 } from './keyword-ranking.js';
-import { type MongoContext, raw } from './mongo-context.js';
-import type { FactDoc, HistoryDoc } from './mongo-docs.js';
+import type { MongoContext } from './mongo-context.js';
 import {
   applyPatch,
   factKey,
@@ -36,6 +35,8 @@ import {
 import { countHistory, factPage } from './mongo-fact-pages.js';
 import { factPasses, factQuery } from './mongo-filters.js';
 import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
+import type { FactDoc, HistoryDoc } from './mongo-memory-docs.js';
+import { raw } from './raw-doc.js';
 
 const conflict = () => new MemoryError(ErrorCode.CONFLICT, 'a fact with this id already exists');
 

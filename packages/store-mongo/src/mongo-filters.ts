@@ -1,7 +1,7 @@
 import type { FactFilter, FactValidity } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
-import type { FactDoc } from './mongo-docs.js';
 import { requireId, requireIds, validDate } from './mongo-keys.js';
+import type { FactDoc } from './mongo-memory-docs.js';
 
 /** `{validity}` as a query. Every user value is wrapped in `$eq`/`$in` and checked to be a string. */
 export function validityQuery(validity: FactValidity | undefined): Document {

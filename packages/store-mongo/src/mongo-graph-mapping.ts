@@ -1,6 +1,6 @@
 import type { Entity, Link, Relation } from '@permafrost/core';
-import type { EntityDoc, LinkDoc, RelationDoc } from './mongo-docs.js';
 import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
+import type { EntityDoc, LinkDoc, RelationDoc } from './mongo-memory-docs.js';
 
 export const linkKey = (l: Pick<Link, 'guildId' | 'factId' | 'nodeType' | 'nodeId' | 'kind'>): string =>
   docKey(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind);

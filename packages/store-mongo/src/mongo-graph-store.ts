@@ -8,15 +8,17 @@ import {
   type RelationUpsert,
 } from '@permafrost/core/store';
 import type { AnyBulkWriteOperation } from 'mongodb';
-import { insertTolerant } from './doc-guard.js';
-import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
-import type { EntityDoc, FactDoc, LinkDoc } from './mongo-docs.js';
+import { findAny } from './find-any.js';
+import { insertTolerant } from './insert-tolerant.js';
+import type { MongoContext } from './mongo-context.js';
 import { entitiesByAlias, indexEntityAliases } from './mongo-entity-aliases.js';
 import { factKey } from './mongo-fact-mapping.js';
 import { factPasses } from './mongo-filters.js';
 import { entityKey, fromEntityDoc, fromLinkDoc, toEntityDoc, toLinkDoc } from './mongo-graph-mapping.js';
 import { finite, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
+import type { EntityDoc, FactDoc, LinkDoc } from './mongo-memory-docs.js';
 import { MongoRelations } from './mongo-relations.js';
+import { type RawDoc, raw } from './raw-doc.js';
 
 export class MongoGraphStore extends GraphStoreBase {
   readonly #ctx: MongoContext;
@@ -64,7 +66,8 @@ export class MongoGraphStore extends GraphStoreBase {
     }));
     const limit = Math.max(0, Math.floor(options.limitPerNode));
     if (wanted.length === 0 || limit === 0) return [];
-    const docs = await this.#ctx.findAny<LinkDoc>(
+    const docs = await findAny<LinkDoc>(
+      this.#ctx,
       raw(this.#ctx.c.links),
       { guildId: { $eq: g } },
       wanted.map((n) => ({ nodeType: { $eq: n.type }, nodeId: { $eq: n.id } })),

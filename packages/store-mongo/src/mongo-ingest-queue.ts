@@ -11,7 +11,7 @@ import type {
 import { IngestQueueBase } from '@permafrost/core/store';
 import { bucketsById, findBuckets } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
-import type { MessageDoc } from './mongo-docs.js';
+import type { MessageDoc } from './mongo-conversation-docs.js';
 import { enqueueRows, recoverIntake } from './mongo-enqueue.js';
 import { finite, requireId, requireString, validDate } from './mongo-keys.js';
 import { MongoLeases } from './mongo-leases.js';

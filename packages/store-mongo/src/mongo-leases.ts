@@ -1,7 +1,7 @@
 import type { BatchKey } from '@permafrost/core';
-import { DELETE } from './doc-guard.js';
+import { DELETE } from './guard-types.js';
 import type { MongoContext } from './mongo-context.js';
-import type { LeaseDoc } from './mongo-docs.js';
+import type { LeaseDoc } from './mongo-conversation-docs.js';
 import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
 
 export const leaseKey = (guildId: string, subjectKey: string): string => docKey(guildId, subjectKey);

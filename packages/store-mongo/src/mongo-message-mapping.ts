@@ -1,6 +1,6 @@
 import type { StoredMessage } from '@permafrost/core';
 import { indexTerms } from '@permafrost/core/store';
-import type { MessageDoc } from './mongo-docs.js';
+import type { MessageDoc } from './mongo-conversation-docs.js';
 import { docKey, finite, nullableDate, requireId, requireString, validDate } from './mongo-keys.js';
 
 export const messageKey = (guildId: string, messageId: string): string => docKey(guildId, messageId);

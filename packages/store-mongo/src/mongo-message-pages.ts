@@ -1,12 +1,13 @@
 import type { StoredMessage } from '@permafrost/core';
 import type { MessageListQuery } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
-import { type MongoContext, raw } from './mongo-context.js';
-import type { MessageDoc } from './mongo-docs.js';
+import type { MongoContext } from './mongo-context.js';
+import type { MessageDoc } from './mongo-conversation-docs.js';
 import { requireString, validDate } from './mongo-keys.js';
 import { CHRONOLOGICAL } from './mongo-message-mapping.js';
 import { withQueueState } from './mongo-queue-state.js';
 import { countBy } from './mongo-stats.js';
+import { raw } from './raw-doc.js';
 
 /** One page of a guild's message rows (with their queue state), oldest first, narrowed by the query. */
 export async function messagePage(

@@ -1,6 +1,7 @@
-import { insertTolerant } from './doc-guard.js';
-import { type MongoContext, raw } from './mongo-context.js';
+import { insertTolerant } from './insert-tolerant.js';
+import type { MongoContext } from './mongo-context.js';
 import { encodeString } from './nul-free.js';
+import { raw } from './raw-doc.js';
 
 const MIGRATED_KEY = 'migration.nul-free-vector-scope';
 /** Before stored strings were NUL-free (nul-free.ts), server vectors were scoped by `sk: '\0'`. */

@@ -1,7 +1,7 @@
 import type { ActiveMode } from '@permafrost/core/store';
-import { DELETE } from './doc-guard.js';
+import { DELETE } from './guard-types.js';
 import type { MongoContext } from './mongo-context.js';
-import type { ModeDoc } from './mongo-docs.js';
+import type { ModeDoc } from './mongo-conversation-docs.js';
 import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
 
 type ModeKey = { readonly instanceId: string; readonly guildId: string; readonly channelId: string };

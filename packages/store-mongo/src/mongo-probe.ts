@@ -1,8 +1,8 @@
 import type { MongoClient } from 'mongodb';
-import type { ServerProfile } from './mongo-context.js';
 import { randomToken } from './mongo-keys.js';
 import type { Collections } from './mongo-schema.js';
 import { probeVectorSearch } from './mongo-vector-search.js';
+import type { ServerProfile } from './server-profile.js';
 
 /**
  * Learns what the server can do by trying it, not by its version string (FerretDB reports 7.0.x):

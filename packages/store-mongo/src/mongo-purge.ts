@@ -1,12 +1,12 @@
 import { type PurgePlan, relationRefKey } from '@permafrost/core/store';
-import { DELETE } from './doc-guard.js';
+import { DELETE } from './guard-types.js';
 import { digestKey } from './mongo-admin-mapping.js';
 import { aliasKey } from './mongo-alias-store.js';
 import type { MongoContext } from './mongo-context.js';
-import type { EntityDoc } from './mongo-docs.js';
 import { entityAliasKey } from './mongo-entity-aliases.js';
 import { factKey, sourceDoc } from './mongo-fact-mapping.js';
 import { entityKey, fromRelationDoc, linkKey } from './mongo-graph-mapping.js';
+import type { EntityDoc } from './mongo-memory-docs.js';
 import { messageKey } from './mongo-message-mapping.js';
 import { deleteMessages } from './mongo-queue-state.js';
 import { relationsByRef } from './mongo-relations.js';

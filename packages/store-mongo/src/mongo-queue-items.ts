@@ -1,10 +1,12 @@
 import type { FailRequest, FailResult } from '@permafrost/core/store';
-import { DELETE, insertTolerant, type Outcome } from './doc-guard.js';
+import { DELETE, type Outcome } from './guard-types.js';
+import { insertTolerant } from './insert-tolerant.js';
 import { type Bucket, changeBucket, findBuckets } from './mongo-buckets.js';
-import { type MongoContext, raw } from './mongo-context.js';
-import type { OutcomeDoc, QueueItem } from './mongo-docs.js';
+import type { MongoContext } from './mongo-context.js';
+import type { OutcomeDoc, QueueItem } from './mongo-conversation-docs.js';
 import { randomToken } from './mongo-keys.js';
 import { messageKey } from './mongo-message-mapping.js';
+import { raw } from './raw-doc.js';
 
 /** What to do with one item: its next state, `drop` to remove it, or null to leave it. */
 export type ItemChange = (item: QueueItem) => QueueItem | null | 'drop';

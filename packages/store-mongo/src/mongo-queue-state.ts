@@ -1,9 +1,9 @@
 import type { StoredMessage } from '@permafrost/core';
 import type { Document } from 'mongodb';
-import { DELETE } from './doc-guard.js';
+import { DELETE } from './guard-types.js';
 import { bucketsById, changeBuckets } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
-import type { MessageDoc, OutcomeDoc, QueueItem } from './mongo-docs.js';
+import type { MessageDoc, OutcomeDoc, QueueItem } from './mongo-conversation-docs.js';
 import { requireString } from './mongo-keys.js';
 import { leaseKey } from './mongo-leases.js';
 import { fromMessageDoc, messageKey } from './mongo-message-mapping.js';

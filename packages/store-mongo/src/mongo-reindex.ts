@@ -1,6 +1,7 @@
 import { indexTerms } from '@permafrost/core/store';
 import type { MongoContext } from './mongo-context.js';
-import type { FactDoc, MessageDoc } from './mongo-docs.js';
+import type { MessageDoc } from './mongo-conversation-docs.js';
+import type { FactDoc } from './mongo-memory-docs.js';
 import { messageTerms } from './mongo-message-mapping.js';
 
 const ANALYZER_KEY = 'terms.analyzer';

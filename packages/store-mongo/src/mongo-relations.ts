@@ -6,9 +6,9 @@ import {
   reinforceRelation,
 } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
-import { DELETE } from './doc-guard.js';
-import { type MongoContext, raw } from './mongo-context.js';
-import type { RelationDoc } from './mongo-docs.js';
+import { findAny } from './find-any.js';
+import { DELETE } from './guard-types.js';
+import type { MongoContext } from './mongo-context.js';
 import { activeRelationKey, endedRelationKey, fromRelationDoc } from './mongo-graph-mapping.js';
 import {
   finite,
@@ -19,6 +19,8 @@ import {
   requireString,
   validDate,
 } from './mongo-keys.js';
+import type { RelationDoc } from './mongo-memory-docs.js';
+import { raw } from './raw-doc.js';
 
 const byWeight = (a: RelationDoc, b: RelationDoc) =>
   b.weight - a.weight || b.updatedAt.getTime() - a.updatedAt.getTime() || (a._id < b._id ? -1 : 1);
@@ -42,7 +44,7 @@ export async function relationsByRef(
     verb: { $eq: r.verb },
     validFrom: { $eq: r.validFrom },
   }));
-  return ctx.findAny<RelationDoc>(raw(ctx.c.relations), { guildId: { $eq: guildId } }, alternatives);
+  return findAny<RelationDoc>(ctx, raw(ctx.c.relations), { guildId: { $eq: guildId } }, alternatives);
 }
 
 /**
@@ -131,7 +133,8 @@ export class MongoRelations {
       { srcType: { $eq: n.type }, srcId: { $eq: n.id } },
       { dstType: { $eq: n.type }, dstId: { $eq: n.id } },
     ]);
-    const docs = await this.#ctx.findAny<RelationDoc>(
+    const docs = await findAny<RelationDoc>(
+      this.#ctx,
       raw(this.#ctx.c.relations),
       { guildId: { $eq: g } },
       alternatives,

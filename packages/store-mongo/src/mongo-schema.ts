@@ -1,30 +1,34 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
 import type {
-  AliasDoc,
   BucketDoc,
-  CounterDoc,
-  DigestDoc,
-  EntityAliasDoc,
-  EntityDoc,
-  ErasureCounterDoc,
-  ErasureDoc,
-  FactDoc,
-  HistoryDoc,
   IntakeDoc,
-  KeyValueDoc,
   LeaseDoc,
-  LinkDoc,
   MessageDoc,
   ModeDoc,
-  OptOutDoc,
   OutcomeDoc,
-  RelationDoc,
   ReplyClaimDoc,
+} from './mongo-conversation-docs.js';
+import type {
+  CounterDoc,
+  DigestDoc,
+  ErasureCounterDoc,
+  ErasureDoc,
+  KeyValueDoc,
+  OptOutDoc,
   StoreMetaDoc,
-  TokenDoc,
+} from './mongo-governance-docs.js';
+import type {
+  AliasDoc,
+  EntityAliasDoc,
+  EntityDoc,
+  FactDoc,
+  HistoryDoc,
+  LinkDoc,
+  RelationDoc,
   VectorDoc,
-} from './mongo-docs.js';
+} from './mongo-memory-docs.js';
 import { nulFree } from './nul-free.js';
+import type { TokenDoc } from './version-tokens.js';
 
 export const SCHEMA_VERSION = 1;
 

@@ -3,10 +3,10 @@ import type { ImportPlan } from '@permafrost/core/store';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
 import { guildAliases, writeAliases } from './mongo-alias-store.js';
-import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
-import type { DigestDoc, EntityDoc, FactDoc, HistoryDoc, LinkDoc, RelationDoc } from './mongo-docs.js';
+import type { MongoContext } from './mongo-context.js';
 import { indexEntityAliases } from './mongo-entity-aliases.js';
 import { fromFactDoc, fromHistoryDoc, toFactDoc, toHistoryDoc } from './mongo-fact-mapping.js';
+import type { DigestDoc } from './mongo-governance-docs.js';
 import {
   fromEntityDoc,
   fromLinkDoc,
@@ -16,7 +16,9 @@ import {
   toRelationDoc,
 } from './mongo-graph-mapping.js';
 import { newEpoch } from './mongo-keys.js';
+import type { EntityDoc, FactDoc, HistoryDoc, LinkDoc, RelationDoc } from './mongo-memory-docs.js';
 import { relationsByRef } from './mongo-relations.js';
+import { type RawDoc, raw } from './raw-doc.js';
 
 /** Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out of a guild, in a stable order. */
 export async function exportGuild(ctx: MongoContext, guildId: string): Promise<GuildSnapshot> {

@@ -2,7 +2,8 @@ import type { FactScope, GuildStats, MemoryTier } from '@permafrost/core';
 import type { Collection, Document } from 'mongodb';
 import { guildAliases } from './mongo-alias-store.js';
 import { findBuckets } from './mongo-buckets.js';
-import { type MongoContext, type RawDoc, raw } from './mongo-context.js';
+import type { MongoContext } from './mongo-context.js';
+import { type RawDoc, raw } from './raw-doc.js';
 
 export type Counted = { _id: string | null; n: number };
 

@@ -1,9 +1,9 @@
 import { ErrorCode, MemoryError, type MemoryStore, type StoreCapabilities } from '@permafrost/core';
 import { conversationRoles, governanceRoles } from '@permafrost/core/store';
 import { MongoClient } from 'mongodb';
-import { insertTolerant } from './doc-guard.js';
+import { insertTolerant } from './insert-tolerant.js';
 import { MongoAliasStore } from './mongo-alias-store.js';
-import { MongoContext, type ServerProfile } from './mongo-context.js';
+import { MongoContext } from './mongo-context.js';
 import { MongoConversationStore } from './mongo-conversation-store.js';
 import { MongoFactStore } from './mongo-fact-store.js';
 import { MongoGovernanceStore } from './mongo-governance-store.js';
@@ -15,6 +15,7 @@ import { probeServer } from './mongo-probe.js';
 import { reindexTermsIfNeeded } from './mongo-reindex.js';
 import { createIndexes, SCHEMA_VERSION } from './mongo-schema.js';
 import { MongoVectorIndex } from './mongo-vector-index.js';
+import type { ServerProfile } from './server-profile.js';
 
 export interface MongoMemoryStore extends MemoryStore {
   readonly name: 'mongo';

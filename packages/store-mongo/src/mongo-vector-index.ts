@@ -8,11 +8,12 @@ import {
   type VectorQuery,
 } from '@permafrost/core/store';
 import { Binary, type Collection, type Document } from 'mongodb';
-import { insertTolerant } from './doc-guard.js';
-import { type MongoContext, raw } from './mongo-context.js';
-import type { VectorDoc } from './mongo-docs.js';
+import { insertTolerant } from './insert-tolerant.js';
+import type { MongoContext } from './mongo-context.js';
 import { docKey, newEpoch, requireId, requireIds, requireString } from './mongo-keys.js';
+import type { VectorDoc } from './mongo-memory-docs.js';
 import { NativeVectorSearch } from './mongo-vector-search.js';
+import { raw } from './raw-doc.js';
 import { TopK } from './top-k.js';
 
 const DIMS_KEY = 'vectors.dims';

@@ -1,7 +1,7 @@
 import type { Logger } from '@permafrost/core';
 import type { VectorHit } from '@permafrost/core/store';
 import { Binary, type Collection, type Document } from 'mongodb';
-import type { VectorDoc } from './mongo-docs.js';
+import type { VectorDoc } from './mongo-memory-docs.js';
 
 export const VECTOR_SEARCH_INDEX = 'permafrost_vectors';
 

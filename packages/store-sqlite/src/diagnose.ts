@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { loadVectorExtension } from './connection.js';
 import { LATEST_SCHEMA_VERSION, schemaVersion } from './migrations/index.js';
+import { loadVectorExtension } from './vector-extension.js';
 
 export interface DiagnosticCheck {
   readonly name: string;

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ErrorCode, MemoryError } from '@permafrost/core';
 import Database from 'better-sqlite3';
-import { loadVectorExtension } from './connection.js';
 import { LATEST_SCHEMA_VERSION, schemaVersion } from './migrations/index.js';
 import { openError } from './open-file.js';
+import { loadVectorExtension } from './vector-extension.js';
 
 /**
  * Opens an existing database file for reading only (inspection tools): never creates the file or

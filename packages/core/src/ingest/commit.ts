@@ -8,7 +8,7 @@ import type { IngestDeps } from './deps.js';
 import { type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
 import { writeFactGraph } from './graph-writes.js';
-import type { Action } from './reconcile.js';
+import type { Action } from './reconcile-actions.js';
 
 export interface CommitOutcome {
   readonly added: Fact[];

@@ -2,7 +2,7 @@ import type { Fact, SourceRef } from '../model/fact.js';
 import type { StoredMessage } from '../model/message.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { Candidate } from './candidate.js';
-import type { Action } from './reconcile.js';
+import type { Action } from './reconcile-actions.js';
 
 /** What was erased in a guild since a fence opened. */
 export interface Erased {

@@ -1,55 +1,10 @@
-import type { MemoryConfig } from '../config/schema.js';
-import {
-  type ReconcileCollision,
-  type ReconcileDecision,
-  ReconcileKind,
-  reconcileOutputSchema,
-} from '../extraction/task-contracts.js';
 import { dot } from '../math/vector-math.js';
-import { MeterPurpose } from '../model/enums.js';
-import type { Fact } from '../model/fact.js';
-import type { ChatLLM } from '../ports/chat-llm.js';
-import { queryTerms } from '../text/analyze.js';
 import { polarityFlip } from '../text/aspects.js';
-import { STATE_CHANGE } from '../text/state-change.js';
 import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
-import { RECONCILE_JSON_SCHEMA, renderReconcilePrompt } from './reconcile-prompt.js';
-import { callStructured } from './structured-call.js';
-
-export const MAX_NEIGHBOURS = 6;
-
-/** What to do with one candidate. */
-export type Action =
-  | { readonly kind: 'add'; readonly candidate: Candidate; readonly vector: Float32Array }
-  | { readonly kind: 'reinforce'; readonly candidate: Candidate; readonly target: Fact }
-  | {
-      readonly kind: 'supersede';
-      readonly candidate: Candidate;
-      readonly vector: Float32Array;
-      readonly target: Fact;
-      readonly mergedText: string | null;
-      readonly reason: string;
-    }
-  | {
-      readonly kind: 'invalidate';
-      readonly candidate: Candidate;
-      readonly vector: Float32Array;
-      readonly target: Fact;
-      readonly reason: string;
-    };
-
-export interface ReconcileResult {
-  readonly actions: Action[];
-  readonly droppedParaphrases: number;
-  readonly llmCalls: number;
-}
-
-interface Pending {
-  readonly candidate: Candidate;
-  readonly vector: Float32Array;
-  readonly neighbours: readonly { readonly fact: Fact; readonly score: number }[];
-}
+import type { Action, Pending, ReconcileResult } from './reconcile-actions.js';
+import { decide, toAction } from './reconcile-decisions.js';
+import { neighbourPool } from './reconcile-neighbours.js';
 
 /**
  * Plans reconciliation of a batch's candidates against memory (SPEC §4 step 8): paraphrases
@@ -140,12 +95,7 @@ export async function reconcile(
   return { actions, droppedParaphrases: dropped, llmCalls: decided?.calls ?? 0 };
 }
 
-/**
- * Neighbours of a candidate among the same subject's active facts: nearest by vector (colliding
- * when ≥ collisionThreshold, or ≥ collisionFloor with state-change phrasing or the same category)
- * plus keyword matches. All of them are checked by the free contradiction rule; only the colliding
- * ones go to the model.
- */
+/** When the candidate's earliest source message was sent (undated sources sort last). */
 function firstSourceAt(c: Candidate): number {
   const times = c.sources.map((s) => s.createdAt?.getTime() ?? Number.POSITIVE_INFINITY);
   return times.length > 0 ? Math.min(...times) : Number.POSITIVE_INFINITY;
@@ -175,138 +125,4 @@ function supersedeWithinBatch(
   actions.push({ kind: 'invalidate', candidate, vector, target, reason: 'contradiction_rule' });
   kept.push({ candidate, vector });
   return 'retires_stored';
-}
-
-async function neighbourPool(
-  deps: IngestDeps,
-  guildId: string,
-  candidate: Candidate,
-  vector: Float32Array,
-  cfg: MemoryConfig['extraction'],
-  optedOut: ReadonlySet<string>,
-): Promise<{ colliding: { fact: Fact; score: number }[]; related: Fact[] }> {
-  const scope =
-    candidate.subjectId === null ? { serverOnly: true as const } : { subjectIds: [candidate.subjectId] };
-  const [hits, lexical] = await Promise.all([
-    deps.store.vectors.search({ kind: 'fact', guildId, vector, limit: MAX_NEIGHBOURS, ...scope }),
-    deps.store.facts.searchText({ guildId, ...scope }, queryTerms(candidate.text), MAX_NEIGHBOURS),
-  ]);
-  const facts = new Map(
-    (
-      await deps.store.facts.get(
-        guildId,
-        hits.map((h) => h.id),
-      )
-    ).map((f) => [f.id, f]),
-  );
-  // Statements of members who opted out are neither shown to the model nor retired by others.
-  const live = (f: Fact | undefined): f is Fact =>
-    f !== undefined &&
-    f.supersededById === null &&
-    f.validUntil === null &&
-    (f.attribution.speakerId === null || !optedOut.has(f.attribution.speakerId));
-  const changing = STATE_CHANGE.test(candidate.text);
-  const colliding = hits
-    .map((h) => ({ fact: facts.get(h.id), score: h.score }))
-    .filter((n): n is { fact: Fact; score: number } => live(n.fact))
-    .filter(
-      (n) =>
-        n.score >= cfg.collisionThreshold ||
-        (n.score >= cfg.collisionFloor &&
-          (changing || STATE_CHANGE.test(n.fact.text) || n.fact.category === candidate.category)),
-    );
-  const related = new Map<string, Fact>();
-  for (const h of hits) {
-    const f = facts.get(h.id);
-    if (live(f)) related.set(f.id, f);
-  }
-  for (const t of lexical) if (live(t.fact)) related.set(t.fact.id, t.fact);
-  return { colliding, related: [...related.values()] };
-}
-
-interface Decisions {
-  readonly byCandidate: Map<number, ReconcileDecision>;
-  readonly targets: Map<string, Fact>;
-  readonly calls: number;
-}
-
-async function decide(
-  deps: IngestDeps,
-  model: ChatLLM,
-  guildId: string,
-  collisions: readonly Pending[],
-  subjectName: (subjectId: string | null) => string,
-): Promise<Decisions | null> {
-  const targets = new Map<string, Fact>();
-  let next = 0;
-  const input: ReconcileCollision[] = collisions.map((p, i) => ({
-    candidateIndex: i,
-    subjectName: subjectName(p.candidate.subjectId),
-    text: p.candidate.text,
-    category: p.candidate.category,
-    existing: p.neighbours.map((n) => {
-      const id = String(next++);
-      targets.set(id, n.fact);
-      return { id, text: n.fact.text, category: n.fact.category };
-    }),
-  }));
-  try {
-    const result = await callStructured({
-      llm: model,
-      schema: reconcileOutputSchema,
-      jsonSchema: RECONCILE_JSON_SCHEMA,
-      mode: deps.structuredMode,
-      name: 'reconcile_output',
-      messages: renderReconcilePrompt({ collisions: input }),
-      purpose: MeterPurpose.RECONCILE,
-      maxTokens: Math.min(4000, 500 + 250 * collisions.length),
-      guildId,
-      task: { kind: 'reconcile', input: { collisions: input } },
-      onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
-    });
-    const byCandidate = new Map<number, ReconcileDecision>();
-    for (const d of result.value.decisions) {
-      if (d.candidateIndex < 0 || d.candidateIndex >= collisions.length || byCandidate.has(d.candidateIndex))
-        continue;
-      byCandidate.set(d.candidateIndex, d);
-    }
-    return { byCandidate, targets, calls: result.calls };
-  } catch (error) {
-    deps.logger?.({ level: 'warn', event: 'reconcile.failed', data: { guildId }, error });
-    return null;
-  }
-}
-
-function toAction(
-  pending: Pending,
-  decision: ReconcileDecision | undefined,
-  targets: ReadonlyMap<string, Fact>,
-): Action {
-  const { candidate, vector } = pending;
-  const nearest = pending.neighbours[0]?.fact as Fact;
-  const target = decision?.targetId ? targets.get(decision.targetId) : undefined;
-  const own = target && pending.neighbours.some((n) => n.fact.id === target.id) ? target : undefined;
-  switch (decision?.kind) {
-    case ReconcileKind.ADD:
-      return { kind: 'add', candidate, vector };
-    case ReconcileKind.UPDATE:
-      if (own)
-        return {
-          kind: 'supersede',
-          candidate,
-          vector,
-          target: own,
-          mergedText: decision.text,
-          reason: 'model_update',
-        };
-      break;
-    case ReconcileKind.INVALIDATE:
-      if (own) return { kind: 'invalidate', candidate, vector, target: own, reason: 'model_invalidate' };
-      break;
-    case ReconcileKind.NOOP:
-      return { kind: 'reinforce', candidate, target: own ?? nearest };
-    default:
-      break;
-  }
-  return { kind: 'reinforce', candidate, target: nearest };
 }

@@ -1,0 +1,24 @@
+/**
+ * A document that is changed in place (through DocGuard, doc-guard.ts): besides its string `_id`
+ * it carries `ep`, the version stamp the guard checks (fresh for each version).
+ */
+export interface GuardedDoc {
+  _id: string;
+  ep: string;
+}
+
+/** Returned by a change function to delete the document. */
+export const DELETE: unique symbol = Symbol('delete');
+/** A change: the next full document, DELETE, or null for "leave it as it is". */
+export type Change<D> = D | typeof DELETE | null;
+
+export interface Outcome<D> {
+  readonly before: D | null;
+  readonly after: D | null;
+  readonly changed: boolean;
+}
+
+export interface GuardOptions<D> {
+  /** Runs while the document's version is held, just before the change is written. */
+  readonly beforeWrite?: (before: D, after: D | typeof DELETE) => Promise<void>;
+}
