@@ -18,6 +18,7 @@ const KERNEL = [
   'observability',
 ];
 const PIPELINES = [
+  'access',
   'identity',
   'graph',
   'ingest',

@@ -90,7 +90,11 @@ describe('observe suite (quick) end to end', () => {
       startedAt: new Date(),
       seconds: 1,
     });
-    expect(doc.targets.map((t) => t.id)).toEqual(['observe-throughput', 'observe-p99']);
+    expect(doc.targets.map((t) => t.id)).toEqual([
+      'observe-throughput',
+      'observe-p99',
+      'observe-many-throughput',
+    ]);
     expect(doc.samples['observeMs']?.count).toBeGreaterThan(0);
     expect(existsSync(join(tmp, 'out', 'observe.svg'))).toBe(true);
     validateBenchResult(JSON.parse(readFileSync(join(tmp, 'out', 'observe.json'), 'utf8')));

@@ -17,6 +17,8 @@ describe('/memory: your own data', () => {
     expect(remembered.reply.content).toContain('Noted');
     const facts = await h.memory.facts.getAll({ guildId: G, subjectId: ids.bob });
     expect(facts.map((f) => [f.text, f.tier])).toEqual([['I am learning Portuguese', 'core']]);
+    // Said in a channel: the fact is shown where that channel's conversations may be shown.
+    expect(facts[0]?.channels).toEqual([{ channelId: ids.general, parentId: null }]);
     // The command used the interaction id as its idempotency key: the same interaction handled
     // again (a retry, a second bot instance) returns that fact instead of reinforcing it.
     const replayed = await h.memory.facts.remember({
@@ -26,6 +28,7 @@ describe('/memory: your own data', () => {
       actorId: ids.bob,
       speakerId: ids.bob,
       idempotencyKey: `discord-interaction:${remembered.handle.id}`,
+      channel: { channelId: ids.general, parentId: null },
     });
     expect([replayed.id, replayed.occurrences]).toEqual([facts[0]?.id, 1]);
 

@@ -45,6 +45,7 @@ describe('reply turn helpers', () => {
       text: 'does @Bob like camping? @otherbot too',
       mentionedIds: [ids.bob],
       threadParticipantIds: [ids.carol],
+      audience: { channelId: ids.general, requesterId: ids.alice },
       tokenBudget: 700,
     });
     const plain = await received(

@@ -123,7 +123,13 @@ function sqliteBackend(): Backend {
     name: 'sqlite',
     args: { path },
     path,
-    open: () => createMemory({ storage: `sqlite://${path}`, llm: null, workers: { enabled: false } }),
+    open: () =>
+      createMemory({
+        storage: `sqlite://${path}`,
+        llm: null,
+        workers: { enabled: false },
+        access: { requireAudience: false },
+      }),
     cleanup: async () => {},
   };
 }
@@ -138,7 +144,12 @@ function mongoBackend(): Backend {
     path: null,
     open: () =>
       createMemory(
-        { storage: `mongodb://unused/${dbName}`, llm: null, workers: { enabled: false } },
+        {
+          storage: `mongodb://unused/${dbName}`,
+          llm: null,
+          workers: { enabled: false },
+          access: { requireAudience: false },
+        },
         { store: createMongoStore({ url, dbName }) },
       ),
     cleanup: () => dropMongoDatabase(url, dbName),

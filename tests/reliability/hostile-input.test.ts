@@ -112,7 +112,12 @@ describe.each(selectedStores())('query and id injection on the $name store', (st
   beforeAll(async () => {
     instance = store.open();
     memory = createMemory(
-      { storage: instance.storage, llm: 'heuristic', workers: { enabled: false } },
+      {
+        storage: instance.storage,
+        llm: 'heuristic',
+        workers: { enabled: false },
+        access: { requireAudience: false },
+      },
       instance.overrides,
     );
     for (const [g, tag] of [
@@ -245,7 +250,12 @@ describe.each(selectedStores())('hostile message content on the $name store', (s
   beforeAll(() => {
     instance = store.open();
     memory = createMemory(
-      { storage: instance.storage, llm: 'heuristic', workers: { enabled: false } },
+      {
+        storage: instance.storage,
+        llm: 'heuristic',
+        workers: { enabled: false },
+        access: { requireAudience: false },
+      },
       instance.overrides,
     );
   });
@@ -528,7 +538,12 @@ describe('prompt injection through chat', () => {
   }
 
   it('with the offline (heuristic) extractor: never a fact about anyone (150 runs)', async () => {
-    const memory = createMemory({ storage: 'memory', llm: 'heuristic', workers: { enabled: false } });
+    const memory = createMemory({
+      storage: 'memory',
+      llm: 'heuristic',
+      workers: { enabled: false },
+      access: { requireAudience: false },
+    });
     let seq = 0;
     await fc.assert(
       fc.asyncProperty(injection, async (i) => {
@@ -588,6 +603,7 @@ describe('prompt injection through chat', () => {
         storage: 'memory',
         llm: { baseUrl: server.url, model: 'obedient', maxRetries: 0 },
         workers: { enabled: false },
+        access: { requireAudience: false },
         extraction: { digestEveryFacts: 0 },
       });
       let seq = 0;

@@ -100,6 +100,7 @@ function harness(extra: Partial<MemoryConfigInput> = {}, viaConfig = false): Har
       workers: { enabled: false, maxAttempts: MAX_ATTEMPTS, backoffBaseSeconds: 0 },
       batching: { batchSizeMessages: BATCH },
       extraction: { digestEveryFacts: 0 },
+      access: { requireAudience: false },
       ...extra,
     },
     viaConfig

@@ -180,7 +180,12 @@ describe.each(selectedStores())('opt-out on the $name store', (store) => {
             },
           };
           const memory = createMemory(
-            { storage: instance.storage, llm: 'heuristic', workers: { enabled: false } },
+            {
+              storage: instance.storage,
+              llm: 'heuristic',
+              workers: { enabled: false },
+              access: { requireAudience: false },
+            },
             { ...instance.overrides, clock, llm },
           );
           const people = crewWith(target);
@@ -281,7 +286,12 @@ describe.each(selectedStores())('purge on the $name store', (store) => {
           const instance = store.open();
           const clock = new FixedClock('2026-09-01T12:00:00Z');
           const memory = createMemory(
-            { storage: instance.storage, llm: 'heuristic', workers: { enabled: false } },
+            {
+              storage: instance.storage,
+              llm: 'heuristic',
+              workers: { enabled: false },
+              access: { requireAudience: false },
+            },
             { ...instance.overrides, clock },
           );
           const people = crewWith(target);
@@ -373,7 +383,12 @@ describe.each(selectedStores())('profile digests that quote a member on the $nam
   async function quoted() {
     const instance = store.open();
     const memory = createMemory(
-      { storage: instance.storage, llm: 'heuristic', workers: { enabled: false } },
+      {
+        storage: instance.storage,
+        llm: 'heuristic',
+        workers: { enabled: false },
+        access: { requireAudience: false },
+      },
       instance.overrides,
     );
     let seq = 0;

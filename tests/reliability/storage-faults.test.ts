@@ -58,6 +58,7 @@ async function seeded(name: string, busyTimeoutMs = BUSY_MS): Promise<Seeded> {
       storage: `sqlite://${path}`,
       llm: 'heuristic',
       workers: { enabled: false },
+      access: { requireAudience: false },
       extraction: { digestEveryFacts: 0 },
     },
     { store: createSqliteStore({ path, busyTimeoutMs }) },
@@ -150,7 +151,12 @@ describe('the file locked by another process past the busy timeout', () => {
     const locker = startChild('locker', { path: first.path, storeDir: STORE_DIR, mode: 'exclusive' });
     await locker.waitFor((m) => m.event === 'locked');
     const memory = createMemory(
-      { storage: `sqlite://${first.path}`, llm: 'heuristic', workers: { enabled: false } },
+      {
+        storage: `sqlite://${first.path}`,
+        llm: 'heuristic',
+        workers: { enabled: false },
+        access: { requireAudience: false },
+      },
       { store: createSqliteStore({ path: first.path, busyTimeoutMs: BUSY_MS }) },
     );
     const s: Seeded = { ...first, memory };
@@ -294,6 +300,7 @@ describe('a full database', () => {
       storage: `sqlite://${s.path}`,
       llm: 'heuristic',
       workers: { enabled: false },
+      access: { requireAudience: false },
     });
     await memory.flush();
     expect((await memory.ops.health()).pending).toBe(0);
@@ -332,6 +339,7 @@ describe('a full database', () => {
           storage: `sqlite://${path}`,
           llm: 'heuristic',
           workers: { enabled: false },
+          access: { requireAudience: false },
         });
         await memory.facts.remember({
           guildId: GUILD_A,
@@ -427,6 +435,7 @@ describe('a read-only database file', () => {
         storage: `sqlite://${path}`,
         llm: 'heuristic',
         workers: { enabled: false },
+        access: { requireAudience: false },
       });
       await memory.facts.remember({
         guildId: GUILD_A,
@@ -477,6 +486,7 @@ describe('a read-only database file', () => {
         storage: `sqlite://${path}`,
         llm: 'heuristic',
         workers: { enabled: false },
+        access: { requireAudience: false },
       });
       expect(await factTexts(again)).toEqual(before);
       await again.facts.remember({ guildId: GUILD_A, subjectId: BOB.id, text: 'Bob owns a tandem bicycle' });

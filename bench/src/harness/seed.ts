@@ -14,6 +14,16 @@ import { prng } from '../stats.js';
 
 export const GUILD = '1098765432109876543';
 export const DIMENSIONS = 256;
+/**
+ * The channels seeded facts were learned in (round robin): an audience in one of them sees a
+ * quarter of the guild's facts under core's default policy.
+ */
+export const SEED_CHANNELS = [
+  '1200000000000000101',
+  '1200000000000000102',
+  '1200000000000000103',
+  '1200000000000000104',
+] as const;
 const MONGO_PKG = '@permafrost/store-mongo';
 
 export type Backend = 'sqlite' | 'mongo';
@@ -113,6 +123,7 @@ export async function seedGuild(
         occurrences: 1 + Math.floor(rand() * 3),
         strength: 1 + rand() * 4,
         createdAt: created,
+        channels: [{ channelId: SEED_CHANNELS[n % SEED_CHANNELS.length] as string, parentId: null }],
       });
     });
     const links: Link[] = facts

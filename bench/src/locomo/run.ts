@@ -62,7 +62,12 @@ function gitSha(): string {
 
 /** Runs the LoCoMo recall harness and returns the results (writes nothing). */
 export async function runLocomo(options: LocomoOptions): Promise<LocomoRun> {
-  const config: MemoryConfig = parseConfig({ storage: 'memory', llm: null, ...options.config });
+  const config: MemoryConfig = parseConfig({
+    storage: 'memory',
+    llm: null,
+    access: { requireAudience: false },
+    ...options.config,
+  });
   const ks = options.ks ?? [5, 10, 25, 50];
   const levels = options.levels ?? ['turn', 'observation'];
   const dims = config.embeddings.provider === 'hashing' ? config.embeddings.dimensions : 256;

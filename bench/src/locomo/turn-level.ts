@@ -23,6 +23,7 @@ export async function conversationMemory(conv: Conversation, opts: LevelOptions)
   return createMemory(
     {
       storage: 'memory',
+      access: { requireAudience: false },
       llm: null,
       ...opts.config,
       workers: { enabled: false },

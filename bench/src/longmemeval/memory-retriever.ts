@@ -28,6 +28,7 @@ export async function rankWithMemory(
   const memory = createMemory(
     {
       storage: 'memory',
+      access: { requireAudience: false },
       llm: null,
       embeddings: 'hashing',
       ...options.config,

@@ -20,6 +20,7 @@ export async function searchLatency(
   const memory = createMemory(
     {
       storage: `sqlite://${join(workDir, `search-${messages}.db`)}`,
+      access: { requireAudience: false },
       llm: null,
       embeddings: 'hashing',
       workers: { enabled: false },

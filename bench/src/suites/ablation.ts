@@ -128,6 +128,9 @@ export const ablationSuite: Suite = async (ctx): Promise<SuiteOutput> => {
         ]),
     ),
     targets: [],
-    notes: ['Full table in ablation.md.'],
+    notes: [
+      'Recall runs with access.requireAudience: false: the benchmark searches each whole conversation on purpose (no audience, no channel filter).',
+      'Full table in ablation.md.',
+    ],
   };
 };

@@ -43,6 +43,7 @@ async function cacheReplay(dataPath: string, workDir: string, quick: boolean) {
   const memory = createMemory(
     {
       storage: `sqlite://${join(workDir, 'context-locomo.db')}`,
+      access: { requireAudience: false },
       llm: null,
       embeddings: 'hashing',
       workers: { enabled: false },

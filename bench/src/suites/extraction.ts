@@ -104,6 +104,7 @@ async function replay(
     const memory = createMemory(
       {
         storage: `sqlite://${join(workDir, `extraction-${paceSeconds}-${conv.sampleId}.db`)}`,
+        access: { requireAudience: false },
         llm: {
           baseUrl: server.url,
           apiKey: 'stub',

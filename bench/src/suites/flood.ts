@@ -58,6 +58,7 @@ export const floodSuite: Suite = async (ctx) => {
   const memory = createMemory(
     {
       storage: `sqlite://${path}`,
+      access: { requireAudience: false },
       llm: 'heuristic',
       workers: { enabled: true, pollIntervalMs: 50 },
       extraction: { noiseGate: false },

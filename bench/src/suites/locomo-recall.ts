@@ -150,6 +150,7 @@ export const locomoRecallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       },
     ],
     notes: [
+      'Recall runs with access.requireAudience: false: the benchmark searches each whole conversation on purpose (no audience, no channel filter).',
       "Turn level: every turn is a message, questions go through conversation.search; observation level: the dataset's observations are facts with their dia_ids, questions go through recall (guild scope). Scored by bench/src/locomo/scoring.ts.",
       ...(localReason ? [`Local model rows not run: ${localReason}`] : []),
       'bench/results/locomo.{json,md} (with ablations) are produced by `node bench/dist/locomo/run.js --ablations` and are not rewritten by this suite.',

@@ -169,6 +169,7 @@ export const longMemEvalSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       },
     ],
     notes: [
+      'Recall runs with access.requireAudience: false: the benchmark searches each whole conversation on purpose (no audience, no channel filter).',
       'Reference rows reproduce PROVENANCE.md (rank_bm25 Okapi, k1 1.5, b 0.75); the stemmed row uses core indexTerms (Porter stems, stop words removed).',
       'Full tables in longmemeval.md.',
       ...(localReason ? [`Local model row not run: ${localReason}`] : []),

@@ -75,6 +75,7 @@ async function main(): Promise<unknown> {
   const memory = createMemory(
     {
       storage: location,
+      access: { requireAudience: false },
       llm: {
         baseUrl: server.url,
         apiKey: 'stub',

@@ -65,6 +65,7 @@ export const observeSuite: Suite = async (ctx) => {
   const memory = createMemory(
     {
       storage: `sqlite://${path}`,
+      access: { requireAudience: false },
       llm: null,
       embeddings: 'hashing',
       workers: { enabled: false },

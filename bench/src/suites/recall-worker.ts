@@ -14,7 +14,7 @@ import { chatLine, makeMembers, makeQuestions, type Question } from '../communit
 import { replyAsJsonChild } from '../harness/child.js';
 import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
 import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
-import { type Backend, GUILD, openStore, seedGuild, storageUrl } from '../harness/seed.js';
+import { type Backend, GUILD, openStore, SEED_CHANNELS, seedGuild, storageUrl } from '../harness/seed.js';
 import { profileStore, profileTable } from '../harness/store-profile.js';
 import { median } from '../harness/suite.js';
 import { prng, summarize } from '../stats.js';
@@ -40,6 +40,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 function openMemory() {
   return createMemory({
     storage: storageUrl(backend, location),
+    access: { requireAudience: false },
     llm: null,
     embeddings: 'hashing',
     workers: { enabled: false },
@@ -74,6 +75,15 @@ async function query(): Promise<unknown> {
       text: q.text,
       mentionedIds: [...q.mentioned],
     });
+  // The same question asked in one channel: only facts learned there are visible (default policy).
+  const pca = (q: Question) =>
+    memory.promptContext({
+      guildId: GUILD,
+      askerId: q.askerId,
+      text: q.text,
+      mentionedIds: [...q.mentioned],
+      audience: { channelId: SEED_CHANNELS[0], requesterId: q.askerId },
+    });
   const rc = (q: Question) =>
     memory.recall({
       guildId: GUILD,
@@ -85,8 +95,13 @@ async function query(): Promise<unknown> {
   const warningCounts = new Map<string, number>();
   for (const q of warm) {
     await pc(q);
+    await pca(q);
     await rc(q);
   }
+  const audienceAll: number[] = [];
+  const audienceP95: number[] = [];
+  const audienceP50: number[] = [];
+  let factsInAudienceBlocks = 0;
   const pcAll: number[] = [];
   const rcAll: number[] = [];
   const pcP95: number[] = [];
@@ -98,6 +113,7 @@ async function query(): Promise<unknown> {
   for (let r = 0; r < reps; r++) {
     const a: number[] = [];
     const b: number[] = [];
+    const c: number[] = [];
     for (const q of timedQs) {
       a.push(
         await timed(async () => {
@@ -107,7 +123,15 @@ async function query(): Promise<unknown> {
         }),
       );
       b.push(await timed(() => rc(q)));
+      c.push(
+        await timed(async () => {
+          factsInAudienceBlocks += (await pca(q)).facts.length;
+        }),
+      );
     }
+    audienceAll.push(...c);
+    audienceP95.push(summarize(c).p95);
+    audienceP50.push(summarize(c).p50);
     rssSamples.push(rssMiB());
     rssSplit = rssBreakdownMiB();
     pcAll.push(...a);
@@ -141,6 +165,14 @@ async function query(): Promise<unknown> {
       p50: median(pcP50),
       p95: median(pcP95),
       perRepP95: pcP95,
+    },
+    promptContextWithAudience: {
+      samples: audienceAll,
+      summary: summarize(audienceAll),
+      p50: median(audienceP50),
+      p95: median(audienceP95),
+      perRepP95: audienceP95,
+      meanFacts: factsInAudienceBlocks / (reps * timedQs.length),
     },
     recall: {
       samples: rcAll,
@@ -238,7 +270,13 @@ async function context(): Promise<unknown> {
 async function profilePass(warm: readonly Question[], profQs: readonly Question[]) {
   const profiled = profileStore(await openStore(backend, location));
   const pm = createMemory(
-    { storage: storageUrl(backend, location), llm: null, embeddings: 'hashing', workers: { enabled: false } },
+    {
+      storage: storageUrl(backend, location),
+      llm: null,
+      embeddings: 'hashing',
+      workers: { enabled: false },
+      access: { requireAudience: false },
+    },
     { store: profiled.store },
   );
   for (const q of warm)
@@ -272,7 +310,13 @@ async function roundTrips(questions: readonly Question[]): Promise<unknown> {
   const { createMongoStore } = await import('@permafrost/store-mongo');
   const store: MemoryStore = createMongoStore({ client, url: location });
   const memory = createMemory(
-    { storage: storageUrl(backend, location), llm: null, embeddings: 'hashing', workers: { enabled: false } },
+    {
+      storage: storageUrl(backend, location),
+      llm: null,
+      embeddings: 'hashing',
+      workers: { enabled: false },
+      access: { requireAudience: false },
+    },
     { store },
   );
   const pc: CommandCount[] = [];

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createMemory, type Logger, type Memory } from '@permafrost/core';
 import {
   claimBeforeReply,
+  createDiscordAudiencePolicy,
   type DiscordMemoryOptions,
   handleMemoryInteraction,
   isAddressedTo,
@@ -47,13 +48,6 @@ export interface RunningBot {
  */
 export async function startBot(options: OmniBotOptions): Promise<RunningBot> {
   const log = options.logger;
-  const memory = createMemory(
-    {
-      storage: options.storage ?? `sqlite:///${options.dbPath ?? 'omni-bot.db'}`,
-      llm: options.llm ?? 'heuristic',
-    },
-    { ...(log ? { logger: log } : {}), ...(options.instanceId ? { instanceId: options.instanceId } : {}) },
-  );
   const client = new Client({
     intents: [
       GatewayIntentBits.Guilds,
@@ -63,6 +57,19 @@ export async function startBot(options: OmniBotOptions): Promise<RunningBot> {
     ],
     ...options.clientOptions,
   });
+  // Who sees what: replies and /memory answers show only what their channel's readers may see.
+  const audiencePolicy = createDiscordAudiencePolicy(client);
+  const memory = createMemory(
+    {
+      storage: options.storage ?? `sqlite:///${options.dbPath ?? 'omni-bot.db'}`,
+      llm: options.llm ?? 'heuristic',
+    },
+    {
+      audiencePolicy,
+      ...(log ? { logger: log } : {}),
+      ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+    },
+  );
   const wiring = setupDiscordMemory(client, memory, {
     backfillAliases: true,
     ...options.wiring,
@@ -120,6 +127,7 @@ export async function startBot(options: OmniBotOptions): Promise<RunningBot> {
     memory,
     async stop() {
       await wiring.dispose();
+      audiencePolicy.dispose();
       await client.destroy();
       await memory.close();
     },

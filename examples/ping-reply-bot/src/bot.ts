@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createMemory, type Logger, type Memory } from '@permafrost/core';
 import {
+  createDiscordAudiencePolicy,
   isAddressedTo,
   promptFromMessage,
   replyWithCitations,
@@ -34,17 +35,19 @@ const CONFIDENT = 0.6;
 
 /** Starts the bot and resolves once it is connected and ready. */
 export async function startBot(options: PingBotOptions): Promise<RunningBot> {
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
+    ...options.clientOptions,
+  });
+  // Who sees what: a reply shows only what its channel's readers may see on Discord.
+  const audiencePolicy = createDiscordAudiencePolicy(client);
   const memory = createMemory(
     {
       storage: options.storage ?? `sqlite:///${options.dbPath ?? 'ping-reply-bot.db'}`,
       llm: options.llm ?? 'heuristic',
     },
-    options.logger ? { logger: options.logger } : {},
+    { audiencePolicy, ...(options.logger ? { logger: options.logger } : {}) },
   );
-  const client = new Client({
-    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
-    ...options.clientOptions,
-  });
   const wiring = setupDiscordMemory(client, memory, options.logger ? { logger: options.logger } : {});
   const writeReply = createReplyWriter(memory.config.llm);
 
@@ -59,6 +62,10 @@ export async function startBot(options: PingBotOptions): Promise<RunningBot> {
         text: command.targetText,
         actorId: request.askerId,
         speakerId: request.askerId,
+        channel: {
+          channelId: message.channelId,
+          parentId: message.channel.isThread() ? message.channel.parentId : null,
+        },
       });
       await replyWithCitations(memory, message, "Got it — I'll remember that.", null);
       return;
@@ -87,6 +94,7 @@ export async function startBot(options: PingBotOptions): Promise<RunningBot> {
     memory,
     async stop() {
       await wiring.dispose();
+      audiencePolicy.dispose();
       await client.destroy();
       await memory.close();
     },

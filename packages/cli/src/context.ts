@@ -48,7 +48,8 @@ export function required(ctx: CommandContext, name: string): string {
 }
 
 /**
- * A memory for CLI use: workers off (commands drive work explicitly), config from flags and file.
+ * A memory for CLI use: workers off (commands drive work explicitly), config from flags and file,
+ * guild-wide reads (`access.requireAudience: false`: the operator sees every channel).
  * For read-only commands a SQLite file opens read-only: missing is NOT_FOUND, nothing is created.
  */
 export function openMemory(
@@ -70,6 +71,8 @@ export function openMemory(
     ...(llm !== undefined ? { llm: llm === 'none' ? null : llm } : {}),
     ...(embeddings !== undefined ? { embeddings } : {}),
     workers: { ...(fromFile.workers ?? {}), enabled: false },
+    // The CLI is the operator's view of the whole database: reads are guild-wide.
+    access: { ...(fromFile.access ?? {}), requireAudience: false },
     ...extra,
   };
   const url = config.storage as string;

@@ -3,6 +3,8 @@
 // the building blocks the first-party packages share are in '@permafrost/core/internal' (no
 // stability promise); test helpers are in '@permafrost/core/testing'.
 
+// Audiences: who may see what was learned where
+export { sameChannelPolicy } from './access/same-channel-policy.js';
 // Adapters you can construct and pass as overrides
 export {
   type CachedEmbedder,
@@ -75,6 +77,7 @@ export {
   type OptOut,
   type PurgeReport,
 } from './model/admin.js';
+export type { Audience, AudienceInput, SourceChannel } from './model/audience.js';
 export {
   AliasSource,
   AttributionType,
@@ -124,6 +127,7 @@ export type {
   MemoryEvents,
   MemoryEventType,
 } from './observability/events.js';
+export type { AudienceGate, AudiencePolicy } from './ports/audience-policy.js';
 // Ports for your own adapters (models, embedders, rerankers, logging, time); stores: '@permafrost/core/store'
 export type {
   ChatLLM,

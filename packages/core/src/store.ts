@@ -11,6 +11,7 @@ export {
 // Registering a backend for a storage URL scheme (`createMemory({ storage: '<scheme>://…' })`)
 export { registerStoreFactory } from './composition/store-registry.js';
 export { cosine } from './math/vector-math.js';
+export { channelsOfSources } from './model/audience.js';
 export { mergeEntity, newEntity } from './model/entity-rules.js';
 // The plans core computes and a store applies in one transaction (docs/writing-a-store.md)
 export type { ImportPlan, PurgePlan } from './model/governance-plans.js';

@@ -12,6 +12,7 @@ export function fromDigestDoc(d: DigestDoc): Digest {
     text: d.text,
     generatedAt: d.generatedAt,
     sourceFactCount: d.sourceFactCount,
+    channels: d.channels?.map((c) => ({ channelId: c.channelId, parentId: c.parentId ?? null })) ?? null,
   };
 }
 
@@ -25,5 +26,10 @@ export function toDigestDoc(d: Digest): DigestDoc {
     text: requireString(d.text, 'text'),
     generatedAt: validDate(d.generatedAt, 'generatedAt'),
     sourceFactCount: finite(d.sourceFactCount, 'sourceFactCount'),
+    channels:
+      d.channels?.map((c) => ({
+        channelId: requireString(c.channelId, 'channelId'),
+        parentId: c.parentId === null ? null : requireString(c.parentId, 'channel parentId'),
+      })) ?? null,
   };
 }

@@ -1,5 +1,5 @@
 import { type Fact, type FactHistoryEntry, type FactPatch, isActive, type SourceRef } from '@permafrost/core';
-import { indexTerms } from '@permafrost/core/store';
+import { channelsOfSources, indexTerms } from '@permafrost/core/store';
 import { ObjectId } from 'mongodb';
 import { docKey, finite, nullableDate, requireId, requireString, validDate } from './mongo-keys.js';
 import type { FactDoc, HistoryDoc, SourceDoc } from './mongo-memory-docs.js';
@@ -56,6 +56,10 @@ export function toFactDoc(f: Fact, ep = ''): FactDoc {
     supersedesId: nullableStr(f.supersedesId, 'supersedesId'),
     supersededById: nullableStr(f.supersededById, 'supersededById'),
     sources: f.sources.map(sourceDoc),
+    channels: f.channels.map((c) => ({
+      channelId: str(c.channelId, 'channelId'),
+      parentId: nullableStr(c.parentId, 'channel parentId'),
+    })),
     relatedUserIds: f.relatedUserIds.map((u) => str(u, 'relatedUserIds')),
     entitySlugs: f.entitySlugs.map((e) => str(e, 'entitySlugs')),
     expiresAt: nullableDate(f.expiresAt, 'expiresAt'),
@@ -103,6 +107,9 @@ export function fromFactDoc(d: FactDoc): Fact {
       role: s.role as SourceRef['role'],
       createdAt: s.createdAt ?? null,
     })),
+    channels:
+      d.channels?.map((c) => ({ channelId: c.channelId, parentId: c.parentId ?? null })) ??
+      channelsOfSources(d.sources ?? []),
     relatedUserIds: [...(d.relatedUserIds ?? [])],
     entitySlugs: [...(d.entitySlugs ?? [])],
     expiresAt: d.expiresAt ?? null,
@@ -125,6 +132,7 @@ export function applyPatch(current: Fact, patch: FactPatch): Fact {
     'validUntil',
     'supersededById',
     'sources',
+    'channels',
     'relatedUserIds',
     'entitySlugs',
     'expiresAt',

@@ -18,6 +18,8 @@ export interface DigestDoc {
   text: string;
   generatedAt: Date;
   sourceFactCount: number;
+  /** Absent or null: written before digests kept their facts' channels. */
+  channels?: { channelId: string; parentId: string | null }[] | null;
 }
 
 export interface KeyValueDoc {

@@ -38,6 +38,8 @@ export interface FactDoc extends GuardedDoc {
   supersedesId: string | null;
   supersededById: string | null;
   sources: SourceDoc[];
+  /** Absent on documents written before facts kept their channels (read as their sources' channels). */
+  channels?: { channelId: string; parentId: string | null }[];
   relatedUserIds: string[];
   entitySlugs: string[];
   expiresAt: Date | null;

@@ -51,7 +51,7 @@ export async function exportGuild(ctx: MongoContext, guildId: string): Promise<G
     ),
     digests: digests.map(fromDigestDoc),
     optOuts: optOuts.map((d) => ({ userId: d.userId, at: d.at })),
-  } as GuildSnapshot;
+  } satisfies GuildSnapshot;
 }
 
 async function replaceAll(

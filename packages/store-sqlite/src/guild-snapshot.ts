@@ -103,8 +103,15 @@ export class GuildSnapshots {
     this.#c.stmt('DELETE FROM digests WHERE guild_id = ? AND subject_id IS ?').run(d.guildId, d.subjectId);
     this.#c
       .stmt(
-        'INSERT INTO digests (guild_id, subject_id, text, generated_at, source_fact_count) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO digests (guild_id, subject_id, text, generated_at, source_fact_count, channels) VALUES (?, ?, ?, ?, ?, ?)',
       )
-      .run(d.guildId, d.subjectId, d.text, d.generatedAt.getTime(), d.sourceFactCount);
+      .run(
+        d.guildId,
+        d.subjectId,
+        d.text,
+        d.generatedAt.getTime(),
+        d.sourceFactCount,
+        d.channels === null ? null : JSON.stringify(d.channels),
+      );
   }
 }

@@ -35,6 +35,7 @@ describe('schema migrations', () => {
       { version: 3, name: 'lean-message-writes' },
       { version: 4, name: 'erasures' },
       { version: 5, name: 'guild-claims' },
+      { version: 6, name: 'fact-channels' },
     ]);
     db.close();
   });
@@ -90,6 +91,61 @@ describe('schema migrations', () => {
     const check = new Database(path);
     expect(schemaVersion(check)).toBe(LATEST_SCHEMA_VERSION);
     check.close();
+  });
+
+  it('upgrades a version-5 file: facts get the channels of their sources (with thread parents), digests an unknown set', async () => {
+    const path = join(dir, 'v5.db');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    expect(migrateDatabase(db, { target: 5 })).toEqual({ from: 0, to: 5 });
+    const source = (messageId: string, channelId: string) => ({
+      messageId,
+      channelId,
+      authorId: 'u1',
+      authorName: 'U1',
+      snippet: 'x',
+      url: '',
+      role: 'primary',
+      createdAt: null,
+    });
+    const insertFact = db.prepare(
+      `INSERT INTO facts (guild_id, id, subject_id, speaker_id, text, normalized_text, category, confidence,
+         tier, scope, attribution, occurrences, strength, last_reinforced_at, created_at, updated_at,
+         observed_at, valid_from, valid_until, supersedes_id, superseded_by_id, sources, related_user_ids,
+         entity_slugs, expires_at, version)
+         VALUES (?, ?, 'u1', NULL, ?, ?, 'general', 0.9, 'mid', 'user', ?, 1, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, ?, '[]', '[]', NULL, 1)`,
+    );
+    const attribution = JSON.stringify({ type: 'self', speakerId: null, speakerName: null, actorId: null });
+    insertFact.run(
+      G1,
+      'fct_a',
+      'one',
+      'one',
+      attribution,
+      JSON.stringify([source('m1', 'c1'), source('m2', 't1'), source('m3', 'c1')]),
+    );
+    insertFact.run(G1, 'fct_b', 'two', 'two', attribution, '[]');
+    db.prepare(
+      `INSERT INTO messages (guild_id, message_id, channel_id, author_id, author_username, author_display_name,
+         author_is_bot, content, content_truncated, raw_stored, created_at, mention_ids, thread_parent_id, edited,
+         kind, subject_key, status, attempts)
+         VALUES (?, 'm2', 't1', 'u1', 'u1', 'U1', 0, 'in the thread', 0, 1, 1, '[]', 'c1', 0, 'chat', 'u1', 'processed', 0)`,
+    ).run(G1);
+    db.prepare(
+      'INSERT INTO digests (guild_id, subject_id, text, generated_at, source_fact_count) VALUES (?, ?, ?, 0, 2)',
+    ).run(G1, 'u1', 'profile');
+    db.close();
+
+    const store = createSqliteStore({ path });
+    await store.setup();
+    const [a, b] = await store.facts.get(G1, ['fct_a', 'fct_b']);
+    expect(a?.channels).toEqual([
+      { channelId: 'c1', parentId: null },
+      { channelId: 't1', parentId: 'c1' },
+    ]);
+    expect(b?.channels).toEqual([]);
+    expect((await store.digests.getDigest(G1, 'u1'))?.channels).toBeNull();
+    await store.close();
   });
 
   it('upgrades a version-2 file: indexed and still-waiting messages stay searchable, new ones too', async () => {

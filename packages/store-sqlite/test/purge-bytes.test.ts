@@ -140,6 +140,7 @@ describe('a purge leaves no byte of the user in the SQLite files', () => {
       text: `profile ${MARKERS.digestText}`,
       generatedAt: at(2),
       sourceFactCount: 2,
+      channels: null,
     });
     await s.aliases.upsert({
       guildId: G1,

@@ -82,6 +82,7 @@ export function openScene(
     {
       storage: instance.storage,
       workers: { enabled: false },
+      access: { requireAudience: false },
       ...(options.llm === 'heuristic' ? { llm: 'heuristic' } : {}),
       ...options.config,
     },

@@ -98,6 +98,8 @@ export const demoCommand: Command = {
         askerId: PEOPLE.alice.id,
         text: question,
         mentionedIds: [PEOPLE.bob.id],
+        // Asked in the channel the conversation happened in: everything learned there is visible.
+        audience: { channelId: CHANNEL, requesterId: PEOPLE.alice.id },
       });
       out.line(pc.injectionBlock || '(no memory block)');
       const reply = 'Bob loves Rust [mem:1] and you live in Seattle now.';
@@ -106,6 +108,7 @@ export const demoCommand: Command = {
         guildId: GUILD,
         text: 'remember when we talked about game night?',
         limit: 2,
+        audience: { channelId: CHANNEL, requesterId: PEOPLE.alice.id },
       });
       out.line('\nConversation search "remember when we talked about game night?":');
       for (const m of found.messages) out.line(`  ${m.message.authorDisplayName}: ${m.message.content}`);

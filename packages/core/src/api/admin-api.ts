@@ -108,6 +108,7 @@ export function createAdminApi(deps: AdminApiDeps) {
           text: '',
           generatedAt: clock.now(),
           sourceFactCount: 0,
+          channels: [],
         });
     }
   };

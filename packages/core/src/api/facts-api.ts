@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AccessDeps } from '../access/visibility.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { isValidAlias, normalizeAlias } from '../identity/aliases.js';
 import type { Candidate, CandidateRelation } from '../ingest/candidate.js';
@@ -6,6 +7,7 @@ import { insertFact, reinforceFact, retireFact } from '../ingest/commit.js';
 import type { IngestDeps } from '../ingest/deps.js';
 import { buildFact, historyEntry } from '../ingest/fact-builder.js';
 import { type GateVerdict, hygieneGate, injectionGate } from '../ingest/gates.js';
+import { sourceChannelSchema } from '../model/audience.js';
 import { AliasSource, EntityKind, FactCategory, FactHistoryKind } from '../model/enums.js';
 import type { Fact, FactHistoryEntry, Page } from '../model/fact.js';
 import { timestampSchema } from '../model/message.js';
@@ -71,6 +73,12 @@ export const rememberSchema = z
      * Time expressions in queries ("last May") match it. Not after now.
      */
     observedAt: timestampSchema.optional(),
+    /**
+     * Where the fact was learned, when it came from a conversation (e.g. `/memory remember` in a
+     * channel): it is then shown only to audiences the policy lets see that channel. Without it the
+     * fact is channel-free (shown everywhere in the guild unless `access.channelFreeVisible` is off).
+     */
+    channel: sourceChannelSchema.optional(),
   })
   .strict();
 export type RememberInput = z.input<typeof rememberSchema>;
@@ -78,6 +86,7 @@ export type RememberInput = z.input<typeof rememberSchema>;
 export interface FactsApiDeps extends IngestDeps {
   readonly ensureStarted: () => Promise<void>;
   readonly recall: RecallService;
+  readonly access: AccessDeps;
 }
 
 /** `memory.facts`: manual facts and direct access. Manual facts are core tier and never decay. */
@@ -129,6 +138,7 @@ export function createFactsApi(deps: FactsApiDeps) {
         category: v.category,
         confidence: v.confidence,
         sources: [],
+        channels: v.channel ? [v.channel] : [],
         relatedUserIds: v.relations
           .map((r) => r.toUserId)
           .filter((u): u is string => u !== undefined && u !== v.subjectId),
@@ -317,6 +327,7 @@ export function createFactsApi(deps: FactsApiDeps) {
         category: current.category,
         confidence: current.confidence,
         sources: [],
+        channels: [],
         relatedUserIds: [],
         entities: [],
         relations: [],
@@ -338,7 +349,7 @@ export function createFactsApi(deps: FactsApiDeps) {
     /** A page of a subject's facts (cursor pagination) or a random sample. */
     async listForSubject(input: ListForSubjectInput): Promise<Page<Fact>> {
       await deps.ensureStarted();
-      return listForSubject(store, input);
+      return listForSubject(store, deps.access, input);
     },
 
     /** Hybrid (vector + keyword + entity) search over a guild's facts, zero model calls. Never throws. */

@@ -83,20 +83,23 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     retrieval: config.retrieval,
     lifecycle: config.lifecycle,
     reranker: rt.reranker,
+    access: rt.access,
     isBot: o.isBot,
     ...log,
   });
   const messageSearch = createMessageSearch({
     store,
+    access: rt.access,
     embedder: rt.embedder,
     clock,
     retrieval: config.retrieval,
     isBot: o.isBot,
     ...log,
   });
-  const graph = createGraphService({ store, clock, isBot: o.isBot });
+  const graph = createGraphService({ store, clock, access: rt.access, isBot: o.isBot });
   const prompt = createPromptContextService({
     recall,
+    access: rt.access,
     identity,
     store,
     embedder: rt.embedder,
@@ -140,7 +143,7 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     ...log,
   });
   const engine = new IngestEngine(deps, o.instanceId);
-  const facts = createFactsApi({ ...deps, recall, ensureStarted: o.ensureStarted });
+  const facts = createFactsApi({ ...deps, recall, access: rt.access, ensureStarted: o.ensureStarted });
   const admin = createAdminApi({
     ...deps,
     ensureStarted: o.ensureStarted,
@@ -159,6 +162,7 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
       hot,
       maxSessionEntries: config.conversation.maxSessionEntries,
       botId: o.botId,
+      access: rt.access,
     }),
     search: (input: Parameters<MessageSearch['search']>[0]) => messageSearch.search(input),
   };
@@ -189,7 +193,7 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     conversation,
     claims: createClaimsApi(coordination),
     activeModes: createActiveModesApi({ store, clock, owner: config.conversation.modesOwner }),
-    insights: createInsightsApi({ store, clock }),
+    insights: createInsightsApi({ store, clock, access: rt.access }),
     loop,
   };
 }

@@ -1,3 +1,4 @@
+import type { AudiencePolicy } from '../ports/audience-policy.js';
 import type { ChatLLM } from '../ports/chat-llm.js';
 import type { Clock, IdGen } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -20,6 +21,11 @@ export interface MemoryOverrides {
   readonly vectors?: VectorIndex;
   readonly embedder?: Embedder;
   readonly reranker?: Reranker | null;
+  /**
+   * Who may see what was learned where (default: core's same-channel policy with
+   * `access.publicChannelIds`; `@permafrost/discord` supplies one from Discord permissions).
+   */
+  readonly audiencePolicy?: AudiencePolicy;
   readonly llm?: ChatLLM | null;
   readonly smallLlm?: ChatLLM | null;
   readonly clock?: Clock;

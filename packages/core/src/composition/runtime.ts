@@ -1,3 +1,5 @@
+import { sameChannelPolicy } from '../access/same-channel-policy.js';
+import type { AccessDeps } from '../access/visibility.js';
 import { cacheEmbedder } from '../adapters/embedding/cached-embedder.js';
 import { createInMemoryStore } from '../adapters/in-memory/in-memory-store.js';
 import { type CallOutcomes, guardEmbedder } from '../adapters/llm/call-guard.js';
@@ -28,6 +30,8 @@ export interface Runtime {
   readonly llm: ChatLLM | null;
   readonly smallLlm: ChatLLM | null;
   readonly reranker: Reranker | null;
+  /** The audience policy (override, else core's same-channel policy) with the `access` settings. */
+  readonly access: AccessDeps;
   readonly meter: PricedMeter;
   /** Consecutive failed model calls (health reports an LLM that keeps failing as degraded). */
   readonly llmOutcomes: () => CallOutcomes;
@@ -146,6 +150,11 @@ export async function buildRuntime(
     llm,
     smallLlm,
     reranker: overrides.reranker ?? null,
+    access: {
+      policy: overrides.audiencePolicy ?? sameChannelPolicy(config.access.publicChannelIds),
+      config: config.access,
+      ...(logger ? { logger } : {}),
+    },
     meter,
     llmOutcomes: outcomes,
   };

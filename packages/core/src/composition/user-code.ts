@@ -12,6 +12,7 @@ const SHAPES: Readonly<Record<string, 'function' | readonly string[]>> = {
   embedder: ['embed'],
   llm: ['complete'],
   smallLlm: ['complete'],
+  audiencePolicy: ['gate'],
 };
 
 /** Overrides where `null` switches the capability off. */

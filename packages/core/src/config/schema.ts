@@ -183,6 +183,23 @@ const privacy = z
   })
   .strict();
 
+const access = z
+  .object({
+    /**
+     * A read without an audience (`audience: { channelId }`) shows only channel-free facts and
+     * warns `audience_required`. Off: reads without an audience are guild-wide (benchmarks, tools
+     * that search a whole history on purpose).
+     */
+    requireAudience: z.boolean().default(true),
+    /** Channels whose facts and messages any audience of the guild may see (core's default policy). */
+    publicChannelIds: z.array(z.string().min(1).max(128)).max(1000).default([]),
+    /** Facts with no channel (manual facts, admin-set server facts) are visible to every audience. */
+    channelFreeVisible: z.boolean().default(true),
+    /** An audience policy that has not answered by then is treated as denying all but the audience's own channel. */
+    policyTimeoutMs: int(1, 60_000, 1000),
+  })
+  .strict();
+
 const conversation = z
   .object({
     /** Messages (any status but pending) older than this are deleted by maintenance. */
@@ -326,6 +343,7 @@ export function makeConfigSchema(env: Env) {
       retrieval: retrieval.default(retrieval.parse({})),
       budgets: budgets.default(budgets.parse({})),
       privacy: privacy.default(privacy.parse({})),
+      access: access.default(access.parse({})),
       conversation: conversation.default(conversation.parse({})),
       context: context.default(context.parse({})),
     })

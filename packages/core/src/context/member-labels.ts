@@ -1,3 +1,4 @@
+import type { Visibility } from '../access/visibility.js';
 import { normalizeAlias } from '../identity/aliases.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { AliasSource } from '../model/enums.js';
@@ -17,14 +18,33 @@ export interface MemberLabel {
   readonly others: readonly string[];
 }
 
+/**
+ * Names anyone in the guild can see on the member themselves: a real name someone stated in a
+ * conversation is shown only to audiences that may see every channel (it may come from one they
+ * may not).
+ */
+const PUBLIC_SOURCES: ReadonlySet<string> = new Set([
+  AliasSource.DISPLAY_NAME,
+  AliasSource.DISCORD_USERNAME,
+  AliasSource.SUBJECT_USERNAME,
+  AliasSource.BACKFILL,
+  AliasSource.MANUAL,
+]);
+
 /** Labels of members for one block, read once per member. */
-export function memberLabels(store: MemoryStore, identity: IdentityService, guildId: string) {
+export function memberLabels(
+  store: MemoryStore,
+  identity: IdentityService,
+  guildId: string,
+  visible: Pick<Visibility, 'restricted'>,
+) {
   const cache = new Map<string, Promise<MemberLabel>>();
   const read = async (userId: string): Promise<MemberLabel> => {
-    const [aliases, latest] = await Promise.all([
+    const [all, latest] = await Promise.all([
       identity.aliasesOf({ guildId, userId }),
       store.conversation.authorHistory(guildId, userId, 1),
     ]);
+    const aliases = visible.restricted ? all.filter((a) => PUBLIC_SOURCES.has(a.source)) : all;
     const distinct = [...new Set(aliases.map((a) => a.alias))];
     const shown = normalizeName(latest[0]?.authorDisplayName || latest[0]?.authorUsername || '');
     const name = shown.length > 0 ? shown : (distinct[0] ?? null);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { type AccessDeps, digestVisible } from '../access/visibility.js';
 import type { MemoryConfig } from '../config/schema.js';
 import type { IdentityService } from '../identity/identity-service.js';
+import { audienceSchema } from '../model/audience.js';
 import { RecallWarning } from '../model/enums.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -23,6 +25,7 @@ export interface PromptContextDeps {
   readonly embedder: Embedder;
   readonly clock: Clock;
   readonly retrieval: MemoryConfig['retrieval'];
+  readonly access: AccessDeps;
   isBot?(userId: string): boolean;
   readonly logger?: Logger;
 }
@@ -48,6 +51,11 @@ export const promptContextSchema = z
       .transform((v) => v ?? null),
     /** Facts scoring below this are left out (default `retrieval.minScore`). */
     minScore: z.number().min(0).max(1).optional(),
+    /**
+     * The channel the reply goes to (and the asker): only facts, digests and names the audience
+     * policy lets it see. Without it, `access.requireAudience` (default on) leaves only channel-free facts.
+     */
+    audience: audienceSchema.nullish().transform((v) => v ?? null),
   })
   .strict();
 export type PromptContextInput = z.input<typeof promptContextSchema>;
@@ -117,6 +125,7 @@ async function build(
     session,
   );
   const warnings = new Set<RecallWarning>(who.warnings);
+  const visible = await session.visibility(deps.access, q.guildId, q.audience);
   const pairs = discoveryPairs(who.people);
   const empty: RecallResult = { facts: [], warnings: [], degradedChannels: [] };
   const [subjects, server] = await Promise.all([
@@ -129,6 +138,7 @@ async function build(
             subjectIds: [...who.people],
             pairIds: pairs,
             entityHint: q.entityHint,
+            audience: q.audience,
             topK: r.topK,
             maxPerSubject: r.maxPerSubject,
             ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
@@ -142,6 +152,7 @@ async function build(
             guildId: q.guildId,
             text: q.text,
             scope: 'server',
+            audience: q.audience,
             topK: r.serverTopK,
             maxPerSubject: r.serverTopK,
             ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
@@ -152,15 +163,18 @@ async function build(
   ]);
   for (const w of [...subjects.warnings, ...server.warnings])
     if (w !== RecallWarning.BUDGET_TRIMMED) warnings.add(w);
-  const labelOf = memberLabels(deps.store, deps.identity, q.guildId);
+  const labelOf = memberLabels(deps.store, deps.identity, q.guildId, visible);
   const labels = new Map<string, MemberLabel>();
   const nameOf = async (userId: string) => {
     const n = await labelOf(userId);
     labels.set(userId, n);
     return n;
   };
-  const digest = async (subjectId: string | null) =>
-    (await deps.store.digests.getDigest(q.guildId, subjectId))?.text ?? null;
+  // A digest summarises facts of every channel it was built from: shown only where all are visible.
+  const digest = async (subjectId: string | null) => {
+    const d = await deps.store.digests.getDigest(q.guildId, subjectId);
+    return d && digestVisible(d, visible) ? d.text : null;
+  };
   const sections: BlockSection[] = [];
   for (const person of who.people) {
     const facts = subjects.facts.filter((f) => f.fact.subjectId === person);

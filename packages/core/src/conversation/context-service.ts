@@ -55,6 +55,7 @@ export interface ContextDeps {
     text: string;
     mentionedIds: readonly string[];
     minScore: number;
+    audience: { readonly channelId: string; readonly requesterId: string };
   }) => Promise<PromptContext>;
 }
 
@@ -69,7 +70,8 @@ const SERVER = '\u0000server';
 /**
  * `context()`: the hot tier is served from process memory; the long-term tier (a prompt-context
  * recall) runs by mode — never for `instant`, always for `deep`, on a trigger for `normal` —
- * under a deadline, with results cached per (guild, asker, text) until the TTL ends or a fact
+ * under a deadline, for the audience of the channel asked in, with results cached per (guild,
+ * channel, asker, mentions, text) until the TTL ends or a fact
  * about one of the subjects changes.
  */
 export class ContextService {
@@ -115,7 +117,8 @@ export class ContextService {
     let longTermMs: number | null = null;
     if (trigger !== null) {
       const t1 = performance.now();
-      const key = `${input.guildId}\u0000${input.askerId}\u0000${[...mentioned].sort().join(',')}\u0000${normalizeText(input.text)}`;
+      // The audience is the channel asked in: a block cached for one channel never answers another.
+      const key = `${input.guildId}\u0000${input.channelId}\u0000${input.askerId}\u0000${[...mentioned].sort().join(',')}\u0000${normalizeText(input.text)}`;
       const hit = this.#cache.get(key);
       const now = this.#deps.clock.now().getTime();
       if (hit && now - hit.at < config.cacheTtlSeconds * 1000) {
@@ -168,6 +171,7 @@ export class ContextService {
         text: input.text,
         mentionedIds: mentioned,
         minScore: config.minScore,
+        audience: { channelId: input.channelId, requesterId: input.askerId },
       })
       .then((value) => {
         // Cache even a late result: the next identical question is then answered from memory.

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { type AccessDeps, resolveVisibility } from '../access/visibility.js';
+import { audienceSchema } from '../model/audience.js';
 import { MessageKind, MessageStatus } from '../model/enums.js';
 import { MAX_CONTENT_CHARS, type StoredMessage } from '../model/message.js';
 import type { Clock, IdGen } from '../ports/clock.js';
@@ -31,7 +33,13 @@ const threadSchema = z
   .object({ guildId: id, channelId: id, limit: countField(1000).optional(), beforeMessageId: id.optional() })
   .strict();
 const authorSchema = z
-  .object({ guildId: id, authorId: userIdField, limit: countField(1000).optional() })
+  .object({
+    guildId: id,
+    authorId: userIdField,
+    limit: countField(1000).optional(),
+    /** Only messages of channels this audience may see (see `access.requireAudience`). */
+    audience: audienceSchema.nullish(),
+  })
   .strict();
 const channelSchema = z.object({ guildId: id, channelId: id }).strict();
 const appendSchema = z
@@ -57,6 +65,7 @@ export interface ConversationDeps {
   readonly hot: HotTier;
   readonly maxSessionEntries: number;
   readonly botId: () => string | null;
+  readonly access: AccessDeps;
 }
 
 /** `memory.conversation`: channel history on the queue's own rows, bot replies, and sessions. */
@@ -78,19 +87,21 @@ export function createConversationApi(deps: ConversationDeps) {
       return rows.map(toConversationMessage);
     },
 
-    /** The latest `limit` (50) messages of a member in the guild, oldest first. */
-    async authorHistory(input: {
-      guildId: string;
-      authorId: string;
-      limit?: number;
-    }): Promise<ConversationMessage[]> {
-      parseInput(authorSchema, input, 'conversation.authorHistory');
-      const rows = await store.conversation.authorHistory(
-        input.guildId,
-        input.authorId,
-        Math.min(Math.max(1, input.limit ?? 50), 1000),
-      );
-      return rows.map(toConversationMessage);
+    /**
+     * The latest `limit` (50) messages of a member in the guild that the audience may see, oldest
+     * first (without an audience and with `access.requireAudience` on: none).
+     */
+    async authorHistory(input: z.input<typeof authorSchema>): Promise<ConversationMessage[]> {
+      const v = parseInput(authorSchema, input, 'conversation.authorHistory');
+      const visible = await resolveVisibility(deps.access, v.guildId, v.audience);
+      const limit = Math.min(Math.max(1, v.limit ?? 50), 1000);
+      // Read past hidden messages (up to 1,000) so the answer still holds `limit` when it can.
+      const read = visible.restricted ? Math.min(1000, limit * 4) : limit;
+      const rows = await store.conversation.authorHistory(v.guildId, v.authorId, read);
+      return rows
+        .filter((m) => visible.message(m))
+        .slice(-limit)
+        .map(toConversationMessage);
     },
 
     async channelStats(input: { guildId: string; channelId: string }): Promise<ChannelStats> {

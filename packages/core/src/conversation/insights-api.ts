@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { type AccessDeps, resolveVisibility, type Visibility } from '../access/visibility.js';
+import { visibleGraph } from '../access/visible-graph.js';
 import { normalizeAlias } from '../identity/aliases.js';
+import { audienceSchema } from '../model/audience.js';
 import type { Polarity } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
 import { effectiveRelationWeight } from '../model/relation-rules.js';
@@ -11,6 +14,9 @@ import { countField, idField as id, parseInput, userIdField } from '../validatio
 const HOUR = 3_600_000;
 const MAX_WINDOW_MESSAGES = 50_000;
 
+/** Only messages, and stances resting on facts, this audience may see (see `access.requireAudience`). */
+const audience = audienceSchema.nullish();
+
 const trendsSchema = z
   .object({
     guildId: id,
@@ -21,11 +27,14 @@ const trendsSchema = z
       .optional(),
     limit: countField(500).optional(),
     minCount: countField(1_000_000).optional(),
+    audience,
   })
   .strict();
-const activitySchema = z.object({ guildId: id, days: z.number().positive().max(3660).optional() }).strict();
+const activitySchema = z
+  .object({ guildId: id, days: z.number().positive().max(3660).optional(), audience })
+  .strict();
 const preferencesSchema = z
-  .object({ guildId: id, userId: userIdField, limit: countField(500).optional() })
+  .object({ guildId: id, userId: userIdField, limit: countField(500).optional(), audience })
   .strict();
 
 export interface TopicTrend {
@@ -59,29 +68,29 @@ export interface Preference {
   readonly evidenceFactIds: readonly string[];
 }
 
-async function messagesSince(store: MemoryStore, guildId: string, since: Date): Promise<StoredMessage[]> {
-  return store.queue.recent(guildId, {
-    limit: MAX_WINDOW_MESSAGES,
-    after: { createdAt: new Date(since.getTime() - 1), messageId: '\uffff' },
-  });
-}
-
-/** `memory.insights`: what a community talks about and when it is active. */
-export function createInsightsApi(deps: { store: MemoryStore; clock: Clock }) {
+/** `memory.insights`: what a community talks about and when it is active, as an audience may see it. */
+export function createInsightsApi(deps: { store: MemoryStore; clock: Clock; access: AccessDeps }) {
+  const messagesSince = async (
+    guildId: string,
+    since: Date,
+    visible: Visibility,
+  ): Promise<StoredMessage[]> => {
+    const rows = await deps.store.queue.recent(guildId, {
+      limit: MAX_WINDOW_MESSAGES,
+      after: { createdAt: new Date(since.getTime() - 1), messageId: '\uffff' },
+    });
+    return rows.filter((m) => visible.message(m));
+  };
   return {
     /** Entities and keywords mentioned more in the last `hours` (24) than in the window before. */
-    async topicTrends(input: {
-      guildId: string;
-      hours?: number;
-      limit?: number;
-      minCount?: number;
-    }): Promise<TopicTrend[]> {
+    async topicTrends(input: z.input<typeof trendsSchema>): Promise<TopicTrend[]> {
       parseInput(trendsSchema, input, 'insights.topicTrends');
+      const visible = await resolveVisibility(deps.access, input.guildId, input.audience);
       const hours = input.hours ?? 24;
       const now = deps.clock.now().getTime();
       const windowStart = new Date(now - hours * HOUR);
       const prevStart = new Date(now - 2 * hours * HOUR);
-      const rows = await messagesSince(deps.store, input.guildId, prevStart);
+      const rows = await messagesSince(input.guildId, prevStart, visible);
       const current = new Map<string, number>();
       const previous = new Map<string, number>();
       const wordsSeen = new Set<string>();
@@ -131,10 +140,11 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock }) {
     },
 
     /** Messages per UTC hour and weekday over the last `days` (30), with peak hours. */
-    async activity(input: { guildId: string; days?: number }): Promise<ActivityPattern> {
+    async activity(input: z.input<typeof activitySchema>): Promise<ActivityPattern> {
       parseInput(activitySchema, input, 'insights.activity');
+      const visible = await resolveVisibility(deps.access, input.guildId, input.audience);
       const since = new Date(deps.clock.now().getTime() - (input.days ?? 30) * 24 * HOUR);
-      const rows = await messagesSince(deps.store, input.guildId, since);
+      const rows = await messagesSince(input.guildId, since, visible);
       const byHour = new Array<number>(24).fill(0);
       const byWeekday = new Array<number>(7).fill(0);
       for (const m of rows) {
@@ -158,14 +168,12 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock }) {
     },
 
     /** A member's stances from the graph: what they like or dislike, strongest first. */
-    async preferences(input: { guildId: string; userId: string; limit?: number }): Promise<Preference[]> {
+    async preferences(input: z.input<typeof preferencesSchema>): Promise<Preference[]> {
       parseInput(preferencesSchema, input, 'insights.preferences');
+      const visible = await resolveVisibility(deps.access, input.guildId, input.audience);
+      const graph = visibleGraph(deps.store.graph, deps.store.facts, input.guildId, visible);
       const now = deps.clock.now();
-      const rels = await deps.store.graph.relationsOf(
-        input.guildId,
-        [{ type: 'user', id: input.userId }],
-        200,
-      );
+      const rels = await graph.relationsOf(input.guildId, [{ type: 'user', id: input.userId }], 200);
       return rels
         .filter((r) => r.srcType === 'user' && r.srcId === input.userId)
         .map((r) => ({

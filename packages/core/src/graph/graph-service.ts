@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { type AccessDeps, resolveVisibility } from '../access/visibility.js';
+import { visibleGraph } from '../access/visible-graph.js';
+import { type Audience, audienceSchema } from '../model/audience.js';
 import { NodeType, Polarity } from '../model/enums.js';
 import type { NodeRef } from '../model/graph.js';
 import type { Clock } from '../ports/clock.js';
+import type { GraphStore } from '../ports/graph-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { idField as id, parseInput, userIdField } from '../validation/index.js';
 import { findEntity } from './entity-lookup.js';
@@ -13,24 +17,30 @@ import { similarUsers } from './similar-users.js';
 export interface GraphDeps {
   readonly store: MemoryStore;
   readonly clock: Clock;
+  readonly access: AccessDeps;
   /** Bots never appear in graph answers (default: none are bots). */
   isBot?(userId: string): boolean;
 }
 
 const limit = (def: number) => z.number().int().min(1).max(500).default(def);
-const pairSchema = z.object({ guildId: id, a: userIdField, b: userIdField }).strict();
-const userSchema = z.object({ guildId: id, userId: userIdField, limit: limit(50) }).strict();
+/** Only relations and mentions resting on facts this audience may see (see `access.requireAudience`). */
+const audience = audienceSchema.nullish();
+const pairSchema = z.object({ guildId: id, audience, a: userIdField, b: userIdField }).strict();
+const userSchema = z.object({ guildId: id, audience, userId: userIdField, limit: limit(50) }).strict();
 const entitySchema = z
-  .object({ guildId: id, entity: z.string().min(1).max(200), limit: limit(100) })
+  .object({ guildId: id, audience, entity: z.string().min(1).max(200), limit: limit(100) })
   .strict();
-const sharedSchema = z.object({ guildId: id, a: userIdField, b: userIdField, limit: limit(10) }).strict();
+const sharedSchema = z
+  .object({ guildId: id, audience, a: userIdField, b: userIdField, limit: limit(10) })
+  .strict();
 const sharedNSchema = z
-  .object({ guildId: id, userIds: z.array(userIdField).max(25), limit: limit(10) })
+  .object({ guildId: id, audience, userIds: z.array(userIdField).max(25), limit: limit(10) })
   .strict();
-const similarSchema = z.object({ guildId: id, userId: userIdField, limit: limit(10) }).strict();
+const similarSchema = z.object({ guildId: id, audience, userId: userIdField, limit: limit(10) }).strict();
 const neighborsSchema = z
   .object({
     guildId: id,
+    audience,
     userId: userIdField,
     depth: z.number().int().min(1).max(3).default(2),
     limitPerHop: z.number().int().min(1).max(200).default(24),
@@ -67,7 +77,9 @@ const isUser = (n: NodeRef, userId: string) => n.type === NodeType.USER && n.id 
  */
 export function createGraphService(deps: GraphDeps): GraphService {
   const { store, clock } = deps;
-  const graph = store.graph;
+  /** The graph as the audience of this call may see it (one policy answer per call). */
+  const graphFor = async (guildId: string, who: Audience | null | undefined): Promise<GraphStore> =>
+    visibleGraph(store.graph, store.facts, guildId, await resolveVisibility(deps.access, guildId, who));
 
   const excludedFor = async (guildId: string) => {
     const optedOut = new Set(await store.consent.optedOutUsers(guildId));
@@ -77,13 +89,13 @@ export function createGraphService(deps: GraphDeps): GraphService {
     !(e.src.type === NodeType.USER && excluded(e.src.id)) &&
     !(e.dst.type === NodeType.USER && excluded(e.dst.id));
 
-  const userEdges = async (guildId: string, userId: string, perNode: number) => {
+  const userEdges = async (graph: GraphStore, guildId: string, userId: string, perNode: number) => {
     const { nodes, owners } = await nodesOfUsers(graph, guildId, [userId]);
     const edges = await collapsedEdges(graph, guildId, nodes, owners, perNode, clock.now());
     return edges.filter((e) => isUser(e.src, userId) || isUser(e.dst, userId));
   };
 
-  const stances = async (guildId: string, name: string, max: number) => {
+  const stances = async (graph: GraphStore, guildId: string, name: string, max: number) => {
     const entity = await findEntity(graph, guildId, name);
     if (!entity) return { entity: null, edges: [] as RelationEdge[] };
     const targets: NodeRef[] = [entityNode(entity.slug)];
@@ -98,6 +110,7 @@ export function createGraphService(deps: GraphDeps): GraphService {
   };
 
   const sharedAmong = async (
+    graph: GraphStore,
     guildId: string,
     userIds: readonly string[],
     max: number,
@@ -109,7 +122,7 @@ export function createGraphService(deps: GraphDeps): GraphService {
     const perUser = await Promise.all(
       unique.map(async (u) => {
         const byEntity = new Map<string, RelationEdge[]>();
-        for (const e of await userEdges(guildId, u, 200)) {
+        for (const e of await userEdges(graph, guildId, u, 200)) {
           const other = isUser(e.src, u) ? e.dst : e.src;
           if (other.type !== NodeType.ENTITY) continue;
           byEntity.set(other.id, [...(byEntity.get(other.id) ?? []), e]);
@@ -137,6 +150,7 @@ export function createGraphService(deps: GraphDeps): GraphService {
       if (q.a === q.b) return [];
       const excluded = await excludedFor(q.guildId);
       if (excluded(q.a) || excluded(q.b)) return [];
+      const graph = await graphFor(q.guildId, q.audience);
       const { nodes, owners } = await nodesOfUsers(graph, q.guildId, [q.a, q.b]);
       const edges = await collapsedEdges(graph, q.guildId, nodes, owners, 200, clock.now());
       return edges.filter(
@@ -147,11 +161,19 @@ export function createGraphService(deps: GraphDeps): GraphService {
       const q = parseInput(userSchema, input, 'graph.relationsOf');
       const excluded = await excludedFor(q.guildId);
       if (excluded(q.userId)) return [];
-      return (await userEdges(q.guildId, q.userId, q.limit)).filter(visible(excluded)).slice(0, q.limit);
+      const graph = await graphFor(q.guildId, q.audience);
+      return (await userEdges(graph, q.guildId, q.userId, q.limit))
+        .filter(visible(excluded))
+        .slice(0, q.limit);
     },
     async entityStances(input) {
       const q = parseInput(entitySchema, input, 'graph.entityStances');
-      const { entity, edges } = await stances(q.guildId, q.entity, q.limit);
+      const { entity, edges } = await stances(
+        await graphFor(q.guildId, q.audience),
+        q.guildId,
+        q.entity,
+        q.limit,
+      );
       return {
         entitySlug: entity?.slug ?? null,
         entityName: entity?.name ?? null,
@@ -163,7 +185,8 @@ export function createGraphService(deps: GraphDeps): GraphService {
     },
     async usersForEntity(input) {
       const q = parseInput(entitySchema, input, 'graph.usersForEntity');
-      const { entity, edges } = await stances(q.guildId, q.entity, q.limit);
+      const graph = await graphFor(q.guildId, q.audience);
+      const { entity, edges } = await stances(graph, q.guildId, q.entity, q.limit);
       const usersOf = (p: (e: RelationEdge) => boolean) => [
         ...new Set(edges.filter((e) => p(e) && e.src.type === NodeType.USER).map((e) => e.src.id)),
       ];
@@ -190,22 +213,24 @@ export function createGraphService(deps: GraphDeps): GraphService {
     },
     async shared(input) {
       const q = parseInput(sharedSchema, input, 'graph.shared');
-      return sharedAmong(q.guildId, [q.a, q.b], q.limit);
+      return sharedAmong(await graphFor(q.guildId, q.audience), q.guildId, [q.a, q.b], q.limit);
     },
     async sharedN(input) {
       const q = parseInput(sharedNSchema, input, 'graph.sharedN');
-      return sharedAmong(q.guildId, q.userIds, q.limit);
+      return sharedAmong(await graphFor(q.guildId, q.audience), q.guildId, q.userIds, q.limit);
     },
     async similarUsers(input) {
       const q = parseInput(similarSchema, input, 'graph.similarUsers');
       const excluded = await excludedFor(q.guildId);
       if (excluded(q.userId)) return [];
+      const graph = await graphFor(q.guildId, q.audience);
       return similarUsers(graph, q.guildId, q.userId, { limit: q.limit, now: clock.now(), excluded });
     },
     async neighbors(input) {
       const q = parseInput(neighborsSchema, input, 'graph.neighbors');
       const excluded = await excludedFor(q.guildId);
       if (excluded(q.userId)) return [];
+      const graph = await graphFor(q.guildId, q.audience);
       const { nodes } = await nodesOfUsers(graph, q.guildId, [q.userId]);
       const { reached } = await walkGraph(graph, q.guildId, nodes, {
         depth: q.depth,

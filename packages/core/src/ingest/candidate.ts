@@ -1,3 +1,4 @@
+import type { SourceChannel } from '../model/audience.js';
 import type { EntityKind, FactCategory } from '../model/enums.js';
 import type { SourceRef } from '../model/fact.js';
 
@@ -22,6 +23,8 @@ export interface Candidate {
   readonly category: FactCategory;
   readonly confidence: number;
   readonly sources: readonly SourceRef[];
+  /** Channels of the messages it was learned from ([] for a channel-free manual fact). */
+  readonly channels: readonly SourceChannel[];
   readonly relatedUserIds: readonly string[];
   readonly entities: readonly { readonly name: string; readonly kind: EntityKind }[];
   readonly relations: readonly CandidateRelation[];

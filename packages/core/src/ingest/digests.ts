@@ -1,5 +1,6 @@
 import type { SummarizeInput } from '../extraction/task-contracts.js';
 import { centroid, dot } from '../math/vector-math.js';
+import { mergeChannels } from '../model/audience.js';
 import { MeterPurpose } from '../model/enums.js';
 import { quoteUntrusted } from '../text/untrusted.js';
 import type { IngestDeps } from './deps.js';
@@ -38,9 +39,10 @@ export async function refreshDigest(
   if (facts.length < 2) return 'skipped';
   const current = await deps.store.digests.getDigest(guildId, subjectId);
   if (!force && facts.length - (current?.sourceFactCount ?? 0) < every) return 'skipped';
+  const summarised = facts.slice(0, MAX_DIGEST_FACTS);
   const input: SummarizeInput = {
     subjectName,
-    facts: facts.slice(0, MAX_DIGEST_FACTS).map((f) => f.text),
+    facts: summarised.map((f) => f.text),
     maxWords: MAX_WORDS,
   };
   const response = await model.complete({
@@ -71,6 +73,7 @@ export async function refreshDigest(
     text,
     generatedAt: deps.clock.now(),
     sourceFactCount: facts.length,
+    channels: mergeChannels(...summarised.map((f) => f.channels)),
   });
   return 'updated';
 }

@@ -1,4 +1,5 @@
 import type { MemoryConfig } from '../config/schema.js';
+import { mergeChannels } from '../model/audience.js';
 import { AttributionType, type FactHistoryKind, FactScope, MemoryTier } from '../model/enums.js';
 import type { Fact, FactHistoryEntry, FactPatch, SourceRef } from '../model/fact.js';
 import type { IdGen } from '../ports/clock.js';
@@ -62,6 +63,7 @@ export function buildFact(
     supersedesId: null,
     supersededById: null,
     sources: candidate.sources.slice(0, MAX_SOURCES),
+    channels: mergeChannels(candidate.channels),
     relatedUserIds: [...candidate.relatedUserIds],
     entitySlugs: [],
     expiresAt: expiryFrom(at, ttlDays),
@@ -98,6 +100,7 @@ export function reinforcementPatch(
       .map((s) => ({ ...s, role: 'supporting' as const })),
   ].slice(-MAX_SOURCES);
   return {
+    channels: mergeChannels(target.channels, candidate.channels),
     occurrences,
     strength: target.strength + 1,
     confidence,

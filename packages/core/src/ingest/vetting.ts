@@ -1,5 +1,6 @@
 import type { MemoryConfig } from '../config/schema.js';
 import type { ExtractionOutput, ProposedFact } from '../extraction/extraction-contract.js';
+import { mergeChannels } from '../model/audience.js';
 import { SourceRole } from '../model/enums.js';
 import type { SourceRef } from '../model/fact.js';
 import type { StoredMessage } from '../model/message.js';
@@ -156,6 +157,7 @@ export function vetOperations(
       category: op.category,
       confidence: op.confidence,
       sources: refs,
+      channels: mergeChannels(cited.map((m) => ({ channelId: m.channelId, parentId: m.threadParentId }))),
       relatedUserIds: [...mentioned],
       entities: op.entities
         .map((e) => ({ name: normalizeName(e.name), kind: e.kind }))

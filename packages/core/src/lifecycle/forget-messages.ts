@@ -86,7 +86,14 @@ export async function applyForgetPlan(
   for (const subjectId of subjects) {
     const digest = await store.digests.getDigest(guildId, subjectId);
     if (digest && digest.text !== '')
-      await store.digests.putDigest({ guildId, subjectId, text: '', generatedAt: at, sourceFactCount: 0 });
+      await store.digests.putDigest({
+        guildId,
+        subjectId,
+        text: '',
+        generatedAt: at,
+        sourceFactCount: 0,
+        channels: [],
+      });
   }
   return { retired, sourcesRemoved };
 }

@@ -1,7 +1,16 @@
 import { z } from 'zod';
+import { channelsOfSources } from './audience.js';
 import type { FactScope, MemoryTier } from './enums.js';
-import { factHistoryEntrySchema, factSchema } from './fact.js';
-import { aliasSchema, digestSchema, entitySchema, linkSchema, relationSchema } from './graph.js';
+import { type Fact, factHistoryEntrySchema, factSchema } from './fact.js';
+import {
+  aliasSchema,
+  digestSchema,
+  type Entity,
+  entitySchema,
+  linkSchema,
+  type Relation,
+  relationSchema,
+} from './graph.js';
 
 export const EXPORT_FORMAT = 'permafrost.guild-export';
 /** 2: opt-outs carry the date they were recorded. Version 1 documents are still read. */
@@ -15,7 +24,8 @@ const exportBody = {
   format: z.literal(EXPORT_FORMAT),
   guildId: z.string().min(1),
   exportedAt: z.coerce.date(),
-  facts: z.array(factSchema),
+  /** Facts; `channels` is absent in exports written before facts kept their channels. */
+  facts: z.array(factSchema.extend({ channels: factSchema.shape.channels.optional() })),
   history: z.array(factHistoryEntrySchema),
   links: z.array(linkSchema),
   relations: z.array(relationSchema),
@@ -28,7 +38,15 @@ const exportBody = {
 export const guildExportSchema = z
   .object({ ...exportBody, version: z.literal(EXPORT_VERSION), optOuts: z.array(optOutSchema) })
   .strict();
-export type GuildExport = z.output<typeof guildExportSchema>;
+/** An export as read, before `upgradeExport` (facts of old exports may lack channels). */
+type ParsedExport = z.output<typeof guildExportSchema>;
+
+/** An export as written: every fact carries its channels. */
+export type GuildExport = Omit<z.output<typeof guildExportSchema>, 'facts' | 'relations' | 'entities'> & {
+  readonly facts: readonly Fact[];
+  readonly relations: readonly Relation[];
+  readonly entities: readonly Entity[];
+};
 export type GuildExportInput = z.input<typeof guildExportSchema>;
 
 /** The first export format: opt-outs were bare member ids. */
@@ -52,10 +70,13 @@ export function exportSchemaFor(doc: unknown): typeof guildExportSchema | typeof
  * since when its members opted out, only that they had by the time it was written: their opt-outs
  * are dated `exportedAt`, the latest instant the document vouches for.
  */
-export function upgradeExport(doc: GuildExport | GuildExportV1): GuildExport {
-  if (doc.version === EXPORT_VERSION) return doc;
+export function upgradeExport(doc: ParsedExport | GuildExportV1): GuildExport {
+  // Facts exported before facts kept their channels: the channels of their source refs.
+  const facts = doc.facts.map((f) => ({ ...f, channels: f.channels ?? channelsOfSources(f.sources) }));
+  if (doc.version === EXPORT_VERSION) return { ...doc, facts };
   return {
     ...doc,
+    facts,
     version: EXPORT_VERSION,
     optOuts: doc.optOuts.map((userId) => ({ userId, at: doc.exportedAt })),
   };

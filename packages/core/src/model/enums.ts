@@ -181,6 +181,8 @@ export const RecallWarning = {
   STORE_UNAVAILABLE: 'store_unavailable',
   /** The query or input object did not validate; nothing was recalled. */
   QUERY_INVALID: 'query_invalid',
+  /** The read had no audience and `access.requireAudience` is on: only channel-free facts were read. */
+  AUDIENCE_REQUIRED: 'audience_required',
 } as const;
 export type RecallWarning = ValueOf<typeof RecallWarning>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type SourceChannel, sourceChannelSchema } from './audience.js';
 import {
   AttributionType,
   FactCategory,
@@ -57,6 +58,11 @@ export const factSchema = z
     supersedesId: z.string().nullable(),
     supersededById: z.string().nullable(),
     sources: z.array(sourceRefSchema),
+    /**
+     * Where the fact was learned: the distinct channels (and thread parents) of every message that
+     * ever supported it, kept when a source is removed. [] = channel-free (a manual fact).
+     */
+    channels: z.array(sourceChannelSchema),
     relatedUserIds: z.array(z.string()),
     entitySlugs: z.array(z.string()),
     expiresAt: z.coerce.date().nullable(),
@@ -65,9 +71,13 @@ export const factSchema = z
   .strict();
 
 export type Fact = Readonly<
-  Omit<z.output<typeof factSchema>, 'attribution' | 'sources' | 'relatedUserIds' | 'entitySlugs'> & {
+  Omit<
+    z.output<typeof factSchema>,
+    'attribution' | 'sources' | 'channels' | 'relatedUserIds' | 'entitySlugs'
+  > & {
     attribution: Attribution;
     sources: readonly SourceRef[];
+    channels: readonly SourceChannel[];
     relatedUserIds: readonly string[];
     entitySlugs: readonly string[];
   }
@@ -101,6 +111,7 @@ export type FactPatch = Partial<
     | 'validUntil'
     | 'supersededById'
     | 'sources'
+    | 'channels'
     | 'relatedUserIds'
     | 'entitySlugs'
     | 'expiresAt'

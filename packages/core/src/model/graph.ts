@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sourceChannelSchema } from './audience.js';
 import { AliasSource, EdgeKind, EntityKind, NodeType, Polarity } from './enums.js';
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
@@ -76,6 +77,11 @@ export const digestSchema = z
     text: z.string(),
     generatedAt: z.coerce.date(),
     sourceFactCount: z.number().int().min(0),
+    /**
+     * Channels of the facts it summarises (null: written before digests kept them, so unknown);
+     * shown only to audiences that may see all of them.
+     */
+    channels: z.array(sourceChannelSchema).nullable().default(null),
   })
   .strict();
 /** A short profile summary of a subject (or the server when subjectId is null). */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { type AccessDeps, resolveVisibility } from '../access/visibility.js';
+import { audienceSchema } from '../model/audience.js';
 import { ChannelName, RecallWarning } from '../model/enums.js';
 import type { Fact, Page } from '../model/fact.js';
 import { timestampSchema } from '../model/message.js';
@@ -17,6 +19,8 @@ export const factSearchSchema = z
     serverOnly: z.boolean().default(false),
     limit: z.number().int().min(1).max(200).default(20),
     asOf: timestampSchema.optional(),
+    /** Only facts this audience may see (see `access.requireAudience`). */
+    audience: audienceSchema.nullish(),
   })
   .strict();
 export type FactSearchInput = z.input<typeof factSearchSchema>;
@@ -40,6 +44,7 @@ export async function searchFacts(recall: RecallService, input: FactSearchInput)
     topK: q.limit,
     maxPerSubject: q.limit,
     ...(q.asOf ? { asOf: q.asOf } : {}),
+    audience: q.audience ?? null,
   });
 }
 
@@ -57,6 +62,11 @@ export const listForSubjectSchema = z
     order: z.enum(['oldest', 'newest']).default('newest'),
     /** A random sample instead of a page (cannot be combined with a cursor). */
     random: z.boolean().default(false),
+    /**
+     * Only facts this audience may see: hidden facts are left out of the page (which may then hold
+     * fewer than `limit`; the cursor still moves on). See `access.requireAudience`.
+     */
+    audience: audienceSchema.nullish(),
   })
   .strict();
 export type ListForSubjectInput = z.input<typeof listForSubjectSchema>;
@@ -66,7 +76,11 @@ export type ListForSubjectInput = z.input<typeof listForSubjectSchema>;
  * cursor, or a random sample. Invalid input (including `random` with a cursor) throws
  * MemoryError SCHEMA_INVALID.
  */
-export async function listForSubject(store: MemoryStore, input: ListForSubjectInput): Promise<Page<Fact>> {
+export async function listForSubject(
+  store: MemoryStore,
+  access: AccessDeps,
+  input: ListForSubjectInput,
+): Promise<Page<Fact>> {
   const q = parseInput(listForSubjectSchema, input, 'facts.listForSubject');
   if (q.random && q.cursor !== undefined)
     throw schemaInvalid('facts.listForSubject', [
@@ -76,11 +90,15 @@ export async function listForSubject(store: MemoryStore, input: ListForSubjectIn
     q.subjectId === null
       ? { guildId: q.guildId, serverOnly: true }
       : { guildId: q.guildId, subjectIds: [q.subjectId], includeServer: q.includeServer };
-  return store.facts.list({
+  const visible = await resolveVisibility(access, q.guildId, q.audience);
+  const page = await store.facts.list({
     ...filter,
     validity: q.activeOnly ? 'active' : 'any',
     limit: q.limit,
     order: q.random ? 'random' : q.order,
     ...(q.cursor !== undefined && !q.random ? { cursor: q.cursor } : {}),
   });
+  return visible.restricted
+    ? { ...page, items: page.items.filter((f) => visible.channels(f.channels)) }
+    : page;
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { type AccessDeps, resolveVisibility } from '../access/visibility.js';
 import type { MemoryConfig } from '../config/schema.js';
 import { jumpLink } from '../context/jump-link.js';
+import { audienceSchema } from '../model/audience.js';
 import { ChannelName, RecallWarning } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
 import type { Clock } from '../ports/clock.js';
@@ -19,6 +21,7 @@ export interface MessageSearchDeps {
   readonly embedder: Embedder;
   readonly clock: Clock;
   readonly retrieval: MemoryConfig['retrieval'];
+  readonly access: AccessDeps;
   isBot(userId: string): boolean;
   readonly logger?: Logger;
 }
@@ -34,6 +37,8 @@ export const messageSearchSchema = z
     channelId: id.optional(),
     /** Include bot-authored messages and the bot's own replies (off by default). */
     includeBotMessages: z.boolean().default(false),
+    /** Only messages of channels this audience may see (see `access.requireAudience`). */
+    audience: audienceSchema.nullish().transform((v) => v ?? null),
   })
   .strict();
 export type MessageSearchInput = z.input<typeof messageSearchSchema>;
@@ -128,6 +133,7 @@ async function runSearch(
   const { conversation, vectors, consent } = deps.store;
   const text = q.text.slice(0, MAX_QUERY_CHARS);
   const terms = queryTerms(text);
+  const visibility = resolveVisibility(deps.access, q.guildId, q.audience);
   const [keyword, vector, optedOutList] = await Promise.allSettled([
     terms.length === 0 ? Promise.resolve([]) : conversation.searchText(q.guildId, terms, r.poolSize),
     deps.embedder.embed([text]).then(([vec]) => {
@@ -138,7 +144,8 @@ async function runSearch(
   ]);
   if (optedOutList.status === 'rejected') throw optedOutList.reason;
   const optedOut = new Set(optedOutList.value);
-  const warnings = new Set<RecallWarning>();
+  const visible = await visibility;
+  const warnings = new Set<RecallWarning>(visible.warning ? [visible.warning] : []);
   const degraded: ChannelName[] = [];
   const hits = new Map<string, Hit>();
   const messages = new Map<string, StoredMessage>();
@@ -186,8 +193,13 @@ async function runSearch(
   const missing = [...hits.keys()].filter((m) => !messages.has(m));
   if (missing.length > 0)
     for (const m of await conversation.getMessages(q.guildId, missing)) messages.set(m.messageId, m);
+  // Hidden messages are neither returned nor used as context for their neighbours.
   const usable = (m: StoredMessage) =>
-    m.guildId === q.guildId && m.rawStored && m.kind !== 'session' && !optedOut.has(m.authorId);
+    m.guildId === q.guildId &&
+    m.rawStored &&
+    m.kind !== 'session' &&
+    !optedOut.has(m.authorId) &&
+    visible.message(m);
   const bestRrf = Math.max(0, ...[...hits.values()].map((h) => h.rrf));
   const windows = timeWindows(text, deps.clock.now());
   const active = { entity: false, strength: false, temporal: windows.length > 0 };

@@ -14,6 +14,8 @@ export interface HardFilter {
   readonly excluded: ReadonlySet<string>;
   readonly optedOut: ReadonlySet<string>;
   isBot(userId: string): boolean;
+  /** The audience may see what was learned in these channels. */
+  visible(channels: Fact['channels']): boolean;
 }
 
 function inScope(fact: Fact, f: HardFilter): boolean {
@@ -36,7 +38,7 @@ export function passesHardFilters(item: ScoredFact, f: HardFilter): boolean {
   if (fact.subjectId !== null && (f.isBot(fact.subjectId) || f.optedOut.has(fact.subjectId))) return false;
   const speaker = fact.attribution.speakerId;
   if (speaker !== null && f.optedOut.has(speaker)) return false;
-  return true;
+  return f.visible(fact.channels);
 }
 
 /** At most `maxPerSubject` per subject and `topK` overall; `trimmed` when anything was cut. */

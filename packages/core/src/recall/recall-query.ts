@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { audienceSchema } from '../model/audience.js';
 import { ChannelName, Scope } from '../model/enums.js';
 import { timestampSchema } from '../model/message.js';
 import { idField as id } from '../validation/index.js';
@@ -47,6 +48,11 @@ export const recallQuerySchema = z
     asOf: timestampSchema.nullish().transform((v) => v ?? null),
     /** Set false to skip a configured reranker for this query. */
     rerank: z.boolean().default(true),
+    /**
+     * Who the answer is for: only facts the audience policy lets this channel see. Without it,
+     * `access.requireAudience` (default on) leaves only channel-free facts.
+     */
+    audience: audienceSchema.nullish().transform((v) => v ?? null),
   })
   .strict();
 

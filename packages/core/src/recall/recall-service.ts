@@ -119,8 +119,11 @@ async function runRecall(deps: RecallDeps, q: RecallQuery, session: RecallSessio
   hint.catch(() => {});
   const tasks = channelTasks(ctx, plan, hint);
   const optedOut = session.optedOut(q.guildId);
+  const visibility = session.visibility(deps.access, q.guildId, q.audience);
   const settled = await Promise.allSettled(tasks.map((t) => t.run()));
   const optedOutSet = await optedOut;
+  const visible = await visibility;
+  if (visible.warning) warnings.add(visible.warning);
   const lists: ChannelList[] = [];
   const targets = { userIds: new Set<string>(), entitySlugs: new Set<string>() };
   settled.forEach((s, i) => {
@@ -149,6 +152,7 @@ async function runRecall(deps: RecallDeps, q: RecallQuery, session: RecallSessio
     excluded: new Set(q.excludeIds),
     optedOut: optedOutSet,
     isBot: (id) => deps.isBot(id),
+    visible: (channels) => visible.channels(channels),
   };
   const minScore = q.minScore ?? r.minScore;
   let eligible = smoothByConversation(

@@ -1,4 +1,6 @@
+import { type AccessDeps, resolveVisibility, type Visibility } from '../access/visibility.js';
 import { entityNode, userNode } from '../graph/identity-collapse.js';
+import type { Audience } from '../model/audience.js';
 import type { Fact } from '../model/fact.js';
 import { type Entity, type Link, type NodeRef, nodeKey } from '../model/graph.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -55,6 +57,12 @@ export class RecallSession {
       this.#optedOut.set(guildId, p);
     }
     return p;
+  }
+
+  /** What the audience may see (the policy is asked once per guild and audience per session). */
+  visibility(access: AccessDeps, guildId: string, audience: Audience | null): Promise<Visibility> {
+    const key = `visibility\u0000${guildId}\u0000${audience ? `${audience.channelId}\u0000${audience.requesterId ?? ''}` : ''}`;
+    return this.memo(key, () => resolveVisibility(access, guildId, audience));
   }
 
   /** The embedding of a query text (one embedder call per session). */

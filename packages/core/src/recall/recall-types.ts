@@ -1,3 +1,4 @@
+import type { AccessDeps } from '../access/visibility.js';
 import type { MemoryConfig } from '../config/schema.js';
 import type { ChannelName, RecallWarning } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
@@ -59,6 +60,8 @@ export interface RecallDeps {
   readonly retrieval: MemoryConfig['retrieval'];
   readonly lifecycle: MemoryConfig['lifecycle'];
   readonly reranker: Reranker | null;
+  /** Audience policy and the `access` configuration: what each read may show. */
+  readonly access: AccessDeps;
   /** Registered bot accounts are never subjects. */
   isBot(userId: string): boolean;
   readonly logger?: Logger;

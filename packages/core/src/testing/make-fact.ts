@@ -36,6 +36,7 @@ export function makeFact(overrides: Partial<Fact> = {}): Fact {
     supersedesId: null,
     supersededById: null,
     sources: [],
+    channels: [],
     relatedUserIds: [],
     entitySlugs: [],
     expiresAt: null,

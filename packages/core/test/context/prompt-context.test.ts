@@ -28,6 +28,7 @@ function setup(retrieval: Record<string, unknown> = {}) {
     embedder: deps.embedder,
     clock: deps.clock,
     retrieval: deps.retrieval,
+    access: deps.access,
     isBot: deps.isBot,
   });
   return { w, identity, service };
@@ -53,6 +54,7 @@ describe('promptContext', () => {
       text: 'Bob is a systems programmer.',
       generatedAt: T0,
       sourceFactCount: 5,
+      channels: null,
     });
     const ctx = await service.promptContext({
       guildId: G,
@@ -235,6 +237,7 @@ describe('promptContext', () => {
       embedder: deps.embedder,
       clock: deps.clock,
       retrieval: deps.retrieval,
+      access: deps.access,
     });
     const down = await broken.promptContext({ guildId: G, askerId: 'u1', text: 'anything' });
     expect(down).toMatchObject({
@@ -260,6 +263,7 @@ describe('promptContext', () => {
       text: 'Opera fan.',
       generatedAt: T0,
       sourceFactCount: 1,
+      channels: null,
     });
     const ctx = await service.promptContext({
       guildId: G,

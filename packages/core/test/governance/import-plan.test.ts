@@ -123,7 +123,7 @@ describe('export versions', () => {
 
   it('writes version 2 with dated opt-outs and rejects bare ids in it', () => {
     const v2 = guildExportSchema.parse({ ...body, version: 2, optOuts: [{ userId: 'dave', at: at(7) }] });
-    expect(upgradeExport(v2)).toBe(v2);
+    expect(upgradeExport(v2)).toEqual(v2);
     expect(guildExportSchema.safeParse({ ...body, version: 2, optOuts: ['dave'] }).success).toBe(false);
   });
 });

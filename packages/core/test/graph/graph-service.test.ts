@@ -39,7 +39,12 @@ async function graphWorld() {
   ] as const)
     await w.store.graph.upsertEntity({ guildId: G, slug, name, kind, aliases: [name.toLowerCase()], at: T0 });
   await w.store.graph.linkEntityToUser(G, 'bobby', 'u2');
-  const graph = createGraphService({ store: w.store, clock: w.clock, isBot: (id) => w.bots.has(id) });
+  const graph = createGraphService({
+    store: w.store,
+    clock: w.clock,
+    access: w.access,
+    isBot: (id) => w.bots.has(id),
+  });
   return { w, rel, graph };
 }
 

@@ -1,8 +1,11 @@
+import { sameChannelPolicy } from '../../src/access/same-channel-policy.js';
+import type { AccessDeps } from '../../src/access/visibility.js';
 import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { MemoryConfig } from '../../src/config/schema.js';
 import type { EdgeKind } from '../../src/model/enums.js';
 import type { Fact } from '../../src/model/fact.js';
+import type { AudiencePolicy } from '../../src/ports/audience-policy.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import type { MemoryStore } from '../../src/ports/memory-store.js';
 import type { Reranker } from '../../src/ports/reranker.js';
@@ -83,8 +86,14 @@ export async function seed(
   );
 }
 
-export function config(retrieval: Record<string, unknown> = {}): MemoryConfig {
-  return parseConfig({ storage: 'memory', llm: null, retrieval } as Parameters<typeof parseConfig>[0]);
+/** Unit tests of recall read guild-wide unless they test audiences (`access` overrides). */
+export function config(
+  retrieval: Record<string, unknown> = {},
+  access: Record<string, unknown> = { requireAudience: false },
+): MemoryConfig {
+  return parseConfig({ storage: 'memory', llm: null, retrieval, access } as Parameters<
+    typeof parseConfig
+  >[0]);
 }
 
 export interface World {
@@ -92,7 +101,12 @@ export interface World {
   readonly embedder: ReturnType<typeof createFakeEmbedder>;
   readonly clock: FixedClock;
   readonly bots: Set<string>;
-  deps(retrieval?: Record<string, unknown>, extra?: { reranker?: Reranker | null }): RecallDeps;
+  /** Guild-wide reads (no audience needed), for tests that are not about audiences. */
+  readonly access: AccessDeps;
+  deps(
+    retrieval?: Record<string, unknown>,
+    extra?: { reranker?: Reranker | null; access?: Record<string, unknown>; policy?: AudiencePolicy },
+  ): RecallDeps;
 }
 
 export function world(options: { synonyms?: readonly (readonly string[])[] } = {}): World {
@@ -108,9 +122,14 @@ export function world(options: { synonyms?: readonly (readonly string[])[] } = {
     embedder,
     clock,
     bots,
+    access: { policy: sameChannelPolicy([]), config: config().access },
     deps(retrieval = {}, extra = {}) {
-      const c = config(retrieval);
+      const c = config(retrieval, extra.access);
       return {
+        access: {
+          policy: extra.policy ?? sameChannelPolicy(c.access.publicChannelIds),
+          config: c.access,
+        },
         store,
         embedder,
         clock,

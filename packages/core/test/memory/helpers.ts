@@ -32,7 +32,13 @@ export function harness(config: MemoryConfigInput = {}, overrides: MemoryOverrid
   const clock = new FixedClock('2026-08-24T12:00:00.000Z');
   const llm = createScriptedLlm();
   const memory = createMemory(
-    { storage: 'memory', workers: { enabled: false }, batching: { batchSizeMessages: 3 }, ...config },
+    {
+      storage: 'memory',
+      workers: { enabled: false },
+      batching: { batchSizeMessages: 3 },
+      access: { requireAudience: false },
+      ...config,
+    },
     { llm, clock, idGen: sequentialIds(), ...overrides },
   );
   let n = 0;

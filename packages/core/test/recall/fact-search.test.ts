@@ -37,9 +37,14 @@ describe('facts.listForSubject', () => {
     const mine = Array.from({ length: 5 }, (_, i) => makeFact({ text: `fact ${i}`, subjectId: 'u1' }));
     const ended = makeFact({ text: 'old fact', subjectId: 'u1', validUntil: new Date() });
     await seed(w.store, w.embedder, [...mine, ended, makeFact({ text: 'server', subjectId: null })]);
-    const first = await listForSubject(w.store, { guildId: G, subjectId: 'u1', limit: 2, order: 'oldest' });
+    const first = await listForSubject(w.store, w.access, {
+      guildId: G,
+      subjectId: 'u1',
+      limit: 2,
+      order: 'oldest',
+    });
     expect(first.items.map((f) => f.id)).toEqual([mine[0]?.id, mine[1]?.id]);
-    const second = await listForSubject(w.store, {
+    const second = await listForSubject(w.store, w.access, {
       guildId: G,
       subjectId: 'u1',
       limit: 2,
@@ -47,23 +52,28 @@ describe('facts.listForSubject', () => {
       cursor: first.nextCursor as string,
     });
     expect(second.items.map((f) => f.id)).toEqual([mine[2]?.id, mine[3]?.id]);
-    const newest = await listForSubject(w.store, { guildId: G, subjectId: 'u1', limit: 1 });
+    const newest = await listForSubject(w.store, w.access, { guildId: G, subjectId: 'u1', limit: 1 });
     expect(newest.items[0]?.id).toBe(mine[4]?.id);
-    const withEnded = await listForSubject(w.store, {
+    const withEnded = await listForSubject(w.store, w.access, {
       guildId: G,
       subjectId: 'u1',
       activeOnly: false,
       limit: 50,
     });
     expect(withEnded.items).toHaveLength(6);
-    const sample = await listForSubject(w.store, { guildId: G, subjectId: 'u1', random: true, limit: 3 });
+    const sample = await listForSubject(w.store, w.access, {
+      guildId: G,
+      subjectId: 'u1',
+      random: true,
+      limit: 3,
+    });
     expect(sample.items).toHaveLength(3);
     expect(sample.nextCursor).toBeNull();
-    expect((await listForSubject(w.store, { guildId: G, subjectId: null })).items.map((f) => f.text)).toEqual(
-      ['server'],
-    );
+    expect(
+      (await listForSubject(w.store, w.access, { guildId: G, subjectId: null })).items.map((f) => f.text),
+    ).toEqual(['server']);
     await expect(
-      listForSubject(w.store, { guildId: G, subjectId: 'u1', random: true, cursor: 'x' }),
+      listForSubject(w.store, w.access, { guildId: G, subjectId: 'u1', random: true, cursor: 'x' }),
     ).rejects.toSatisfy((e: unknown) => MemoryError.is(e, 'SCHEMA_INVALID'));
   });
 });

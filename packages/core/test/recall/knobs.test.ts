@@ -284,6 +284,7 @@ describe('retrieval knobs', () => {
         embedder: w.embedder,
         clock: w.clock,
         retrieval: d.retrieval,
+        access: d.access,
       });
     };
     const q = { guildId: G, askerId: 'u1', text: 'gardening tomatoes greenhouse' };

@@ -11,6 +11,7 @@ function search(w: ReturnType<typeof world>, retrieval: Record<string, unknown> 
     embedder: d.embedder,
     clock: d.clock,
     retrieval: d.retrieval,
+    access: d.access,
     isBot: d.isBot,
   });
 }

@@ -110,6 +110,7 @@ describe('recall session', () => {
       embedder: deps.embedder,
       clock: deps.clock,
       retrieval: deps.retrieval,
+      access: deps.access,
       isBot: deps.isBot,
     });
     const ctx = await service.promptContext({

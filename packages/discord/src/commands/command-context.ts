@@ -25,6 +25,18 @@ export interface CommandContext<I> {
 }
 
 export type SlashContext = CommandContext<ChatInputCommandInteraction>;
+
+/**
+ * The audience of a command: the channel it was run in and its invoker. Replies are ephemeral,
+ * but only the invoker sees them there, so they show what that channel may see (`/memory show @x`
+ * in #general never lists what was learned in #mods).
+ */
+export function audienceOf(ctx: CommandContext<{ readonly channelId: string | null }>): {
+  readonly channelId: string;
+  readonly requesterId: string;
+} {
+  return { channelId: ctx.interaction.channelId ?? ctx.guildId, requesterId: ctx.invokerId };
+}
 export type ComponentContext = CommandContext<ButtonInteraction | StringSelectMenuInteraction>;
 
 /** Nothing a reply contains may ping anyone. */

@@ -9,6 +9,7 @@ import {
 } from 'discord.js';
 import { MESSAGE_LIMIT } from '../text/split-message.js';
 import {
+  audienceOf,
   type CommandContext,
   type ComponentContext,
   confirmTimeout,
@@ -48,6 +49,7 @@ async function pickerPage(
     includeServer: false,
     limit: PICKER_PAGE,
     ...(cursor ? { cursor } : {}),
+    audience: audienceOf(ctx as CommandContext<{ readonly channelId: string | null }>),
   });
   if (page.items.length === 0)
     return { content: "I don't remember anything about you.", components: [], allowedMentions: NO_PINGS };

@@ -5,7 +5,7 @@ import type {
   User,
 } from 'discord.js';
 import { userMention } from 'discord.js';
-import { DEFAULT_MAX_LIST_ITEMS, type SlashContext, say, sendPages } from './command-context.js';
+import { audienceOf, DEFAULT_MAX_LIST_ITEMS, type SlashContext, say, sendPages } from './command-context.js';
 import { factLine, plain, relationLine, sharedLine } from './format.js';
 
 const RELATION_LIMIT = 15;
@@ -34,7 +34,13 @@ async function listMember(ctx: SlashContext, userId: string, label: string): Pro
   const { memory, guildId } = ctx;
   const limit = Math.max(1, ctx.options.maxListItems ?? DEFAULT_MAX_LIST_ITEMS);
   const [page, aliases, optedOut] = await Promise.all([
-    memory.facts.listForSubject({ guildId, subjectId: userId, includeServer: false, limit }),
+    memory.facts.listForSubject({
+      guildId,
+      subjectId: userId,
+      includeServer: false,
+      limit,
+      audience: audienceOf(ctx),
+    }),
     memory.identity.aliasesOf({ guildId, userId }),
     memory.admin.getOptOut({ guildId, userId }),
   ]);
@@ -85,6 +91,7 @@ export async function relatedCommand(ctx: SlashContext): Promise<void> {
     guildId: ctx.guildId,
     userId: user.id,
     limit: RELATION_LIMIT,
+    audience: audienceOf(ctx),
   });
   const lines = [`**Relations of ${userMention(user.id)}**`];
   if (relations.length === 0) lines.push('No relations yet.');
@@ -103,6 +110,7 @@ export async function sharedCommand(ctx: SlashContext): Promise<void> {
     a: a.id,
     b: b.id,
     limit: SHARED_LIMIT,
+    audience: audienceOf(ctx),
   });
   const lines = [`**What ${userMention(a.id)} and ${userMention(b.id)} share**`];
   if (shared.length === 0) lines.push('Nothing notable yet.');

@@ -5,6 +5,13 @@ import { plain } from './format.js';
 
 const FALLBACK_ATTACHMENT_LIMIT = 8 * 1024 * 1024;
 
+/** The channel a command ran in, with its parent when it is a thread. */
+function channelOf(ctx: SlashContext): { channelId: string; parentId: string | null } {
+  const channel = ctx.interaction.channel;
+  const parentId = channel?.isThread() ? channel.parentId : null;
+  return { channelId: ctx.interaction.channelId, parentId: parentId ?? null };
+}
+
 /** `/memory remember text` — a manual fact about the invoker (core tier, never decays). */
 export async function rememberCommand(ctx: SlashContext): Promise<void> {
   const text = ctx.interaction.options.getString('text', true);
@@ -17,6 +24,8 @@ export async function rememberCommand(ctx: SlashContext): Promise<void> {
       speakerId: ctx.invokerId,
       // A retried or twice-delivered interaction (two bot instances) writes the fact once.
       idempotencyKey: `discord-interaction:${ctx.interaction.id}`,
+      // Said in a channel: shown where that channel's conversations may be shown.
+      ...(ctx.interaction.channelId ? { channel: channelOf(ctx) } : {}),
     });
   } catch (error) {
     if (MemoryError.is(error, ErrorCode.SUBJECT_NOT_ALLOWED))

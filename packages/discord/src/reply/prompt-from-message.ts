@@ -11,6 +11,8 @@ export interface PromptRequest {
   /** People the conversation involves without a mention: the author of the message replied to. */
   readonly threadParticipantIds: string[];
   readonly tokenBudget?: number;
+  /** The channel the reply goes to and the asker: the memory shows only what they may see there. */
+  readonly audience: { readonly channelId: string; readonly requesterId: string };
 }
 
 const mentionPattern = (id: string) => new RegExp(`<@!?${id}>`, 'g');
@@ -51,6 +53,7 @@ export async function promptFromMessage(
     text: text.replace(/\s+/g, ' ').trim(),
     mentionedIds,
     threadParticipantIds,
+    audience: { channelId: message.channelId, requesterId: askerId },
     ...(options.tokenBudget !== undefined ? { tokenBudget: options.tokenBudget } : {}),
   };
 }

@@ -24,6 +24,7 @@ export function governanceSuite(o: ConformanceOptions): void {
           text: 'first',
           generatedAt: at(0),
           sourceFactCount: 5,
+          channels: null,
         });
         await s.digests.putDigest({
           guildId: G1,
@@ -31,6 +32,10 @@ export function governanceSuite(o: ConformanceOptions): void {
           text: 'second',
           generatedAt: at(9),
           sourceFactCount: 10,
+          channels: [
+            { channelId: 'c1', parentId: null },
+            { channelId: 't1', parentId: 'c1' },
+          ],
         });
         await s.digests.putDigest({
           guildId: G1,
@@ -38,9 +43,17 @@ export function governanceSuite(o: ConformanceOptions): void {
           text: 'server',
           generatedAt: at(9),
           sourceFactCount: 7,
+          channels: null,
         });
-        expect(await s.digests.getDigest(G1, 'u1')).toMatchObject({ text: 'second', sourceFactCount: 10 });
-        expect((await s.digests.getDigest(G1, null))?.text).toBe('server');
+        expect(await s.digests.getDigest(G1, 'u1')).toMatchObject({
+          text: 'second',
+          sourceFactCount: 10,
+          channels: [
+            { channelId: 'c1', parentId: null },
+            { channelId: 't1', parentId: 'c1' },
+          ],
+        });
+        expect(await s.digests.getDigest(G1, null)).toMatchObject({ text: 'server', channels: null });
         expect(await s.digests.getDigest(G2, 'u1')).toBeNull();
       }));
 

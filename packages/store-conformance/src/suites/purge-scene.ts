@@ -135,6 +135,7 @@ export async function seedPurgeScene(s: MemoryStore) {
     text: 'alice digest words',
     generatedAt: at(0),
     sourceFactCount: 3,
+    channels: null,
   });
   const aliceMsg = makeMessage({
     authorId: 'alice',
@@ -202,6 +203,7 @@ export async function seedStatementsAboutOthers(s: MemoryStore) {
       text: `digest of ${subjectId ?? 'the server'}`,
       generatedAt: at(6),
       sourceFactCount: 2,
+      channels: null,
     });
   return { ...scene, serverByAlice, carolPlays, daveFact };
 }

@@ -5,6 +5,7 @@ import { conversationMigration } from './002-conversation.js';
 import { leanMessageWritesMigration } from './003-lean-message-writes.js';
 import { erasuresMigration } from './004-erasures.js';
 import { guildClaimsMigration } from './005-guild-claims.js';
+import { factChannelsMigration } from './006-fact-channels.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   leanMessageWritesMigration,
   erasuresMigration,
   guildClaimsMigration,
+  factChannelsMigration,
 ];
 
 /** The schema version this code writes. */

@@ -1,4 +1,4 @@
-import type { Attribution, Fact, FactHistoryEntry, SourceRef } from '@permafrost/core';
+import type { Attribution, Fact, FactHistoryEntry, SourceChannel, SourceRef } from '@permafrost/core';
 import { date, dateOrNull, ms, msOrNull } from './codec.js';
 
 export interface FactRow {
@@ -25,6 +25,7 @@ export interface FactRow {
   readonly supersedes_id: string | null;
   readonly superseded_by_id: string | null;
   readonly sources: string;
+  readonly channels: string;
   readonly related_user_ids: string;
   readonly entity_slugs: string;
   readonly expires_at: number | null;
@@ -55,6 +56,7 @@ export const FACT_COLUMNS = [
   'supersedes_id',
   'superseded_by_id',
   'sources',
+  'channels',
   'related_user_ids',
   'entity_slugs',
   'expires_at',
@@ -96,6 +98,7 @@ export function factParams(f: Fact): Record<(typeof FACT_COLUMNS)[number], strin
     supersedes_id: f.supersedesId,
     superseded_by_id: f.supersededById,
     sources: encodeSources(f.sources),
+    channels: JSON.stringify(f.channels),
     related_user_ids: JSON.stringify(f.relatedUserIds),
     entity_slugs: JSON.stringify(f.entitySlugs),
     expires_at: msOrNull(f.expiresAt),
@@ -126,6 +129,7 @@ export function factFromRow(r: FactRow): Fact {
     supersedesId: r.supersedes_id,
     supersededById: r.superseded_by_id,
     sources: decodeSources(r.sources),
+    channels: JSON.parse(r.channels) as SourceChannel[],
     relatedUserIds: JSON.parse(r.related_user_ids) as string[],
     entitySlugs: JSON.parse(r.entity_slugs) as string[],
     expiresAt: dateOrNull(r.expires_at),
@@ -166,6 +170,7 @@ export function factFromValues(v: readonly unknown[]): Fact {
     supersedes_id: v[AT.supersedes_id] as string | null,
     superseded_by_id: v[AT.superseded_by_id] as string | null,
     sources: v[AT.sources] as string,
+    channels: v[AT.channels] as string,
     related_user_ids: v[AT.related_user_ids] as string,
     entity_slugs: v[AT.entity_slugs] as string,
     expires_at: v[AT.expires_at] as number | null,

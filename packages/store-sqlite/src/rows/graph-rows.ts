@@ -1,4 +1,4 @@
-import type { Digest, Entity, Link, Relation } from '@permafrost/core';
+import type { Digest, Entity, Link, Relation, SourceChannel } from '@permafrost/core';
 import { date, dateOrNull } from './codec.js';
 
 export interface LinkRow {
@@ -101,6 +101,8 @@ export interface DigestRow {
   readonly text: string;
   readonly generated_at: number;
   readonly source_fact_count: number;
+  /** JSON array of `{ channelId, parentId }`; null when written before digests kept channels. */
+  readonly channels: string | null;
 }
 
 export const digestFromRow = (r: DigestRow): Digest => ({
@@ -109,4 +111,5 @@ export const digestFromRow = (r: DigestRow): Digest => ({
   text: r.text,
   generatedAt: date(r.generated_at),
   sourceFactCount: r.source_fact_count,
+  channels: r.channels === null ? null : (JSON.parse(r.channels) as SourceChannel[]),
 });
