@@ -130,3 +130,31 @@ try {
   await memory.close().catch(() => undefined);
 }
 `;
+
+/**
+ * An MCP client (the SDK the tarball of @permafrost/mcp brought in) that spawns
+ * `permafrost mcp --db <db> --guild <guild>` over stdio, lists the tools and asks facts_about.
+ * Prints `{ tools, facts }` as JSON.
+ */
+export const MCP_CLIENT = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const [db, guildId, userId] = process.argv.slice(2);
+const cliPkg = createRequire(import.meta.url).resolve('@permafrost/cli/package.json');
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [join(dirname(cliPkg), 'dist', 'bin.js'), 'mcp', '--db', db, '--guild', guildId],
+  stderr: 'ignore',
+});
+const client = new Client({ name: 'smoke', version: '1.0.0' });
+await client.connect(transport);
+const { tools } = await client.listTools();
+const r = await client.callTool({
+  name: 'facts_about',
+  arguments: { guildId, audience: { channelId: '1' }, userId },
+});
+await client.close();
+process.stdout.write(JSON.stringify({ tools: tools.map((t) => t.name), facts: r.structuredContent.facts.map((f) => f.text) }));
+`;
