@@ -16,6 +16,7 @@ import {
   MALLORY,
   seedInspectorDatabase,
   serveInspector,
+  startBotMetrics,
 } from './inspector-fixture.js';
 import { CLI_BIN } from './run-cli.js';
 
@@ -33,6 +34,7 @@ const shots = process.env['PERMAFROST_SCREENSHOTS']
 
 let seeded: Awaited<ReturnType<typeof seedInspectorDatabase>>;
 let server: { url: string; child: ChildProcess };
+let bot: Awaited<ReturnType<typeof startBotMetrics>>;
 let context: BrowserContext;
 let page: Page;
 let userData: string;
@@ -45,7 +47,8 @@ beforeAll(async () => {
     );
   buildProjects(['packages/cli']);
   seeded = await seedInspectorDatabase();
-  server = await serveInspector(CLI_BIN, ['--db', seeded.db, '--port', '0']);
+  bot = await startBotMetrics(seeded.db);
+  server = await serveInspector(CLI_BIN, ['--db', seeded.db, '--port', '0', '--metrics-url', bot.url]);
   userData = mkdtempSync(join(tmpdir(), 'permafrost-chromium-'));
   mkdirSync(shots, { recursive: true });
   context = await chromium.launchPersistentContext(userData, {
@@ -81,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   server?.child.kill('SIGTERM');
+  await bot?.close();
   seeded?.cleanup();
   if (userData) rmSync(userData, { recursive: true, force: true });
   if (!process.env['PERMAFROST_SCREENSHOTS']) rmSync(shots, { recursive: true, force: true });
@@ -151,6 +155,7 @@ describe('permafrost inspect --serve in chromium', { timeout: 90_000 }, () => {
     await page.screenshot({ path: join(shots, 'search.png'), fullPage: true });
     await page.goto(`${server.url}g/${DEMO_GUILD}/metrics`);
     expect(await page.locator('figure.chart').count()).toBeGreaterThanOrEqual(5);
+    expect(await text('p.source-bot')).toContain("read from the bot's metrics endpoint");
     await page.screenshot({ path: join(shots, 'metrics.png'), fullPage: true });
   });
 

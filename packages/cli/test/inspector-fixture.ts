@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemory, type GuildExport, type Memory } from '@permafrost/core';
@@ -97,4 +99,51 @@ export function serveInspector(
     });
     child.on('exit', (code) => reject(new Error(`inspect --serve exited ${code}: ${err}`)));
   });
+}
+
+/** A guild the "bot" of `startBotMetrics` extracts into (so the demo guild stays as the demo made it). */
+export const BOT_GUILD = '700000000000000077';
+
+/**
+ * A bot process stand-in: a Memory on the same file that observes and extracts a few messages
+ * (heuristic model, metered like any model), serving `memory.ops.metrics().prometheus()` on
+ * 127.0.0.1 as a bot would for Prometheus.
+ */
+export async function startBotMetrics(db: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const memory = openSqlite(db);
+  const lines = ['i live in lisbon and i work as a baker', 'i love chess and i play the violin'];
+  for (const [i, content] of lines.entries())
+    await memory.observe({
+      messageId: String(740000000000000000n + BigInt(i)),
+      guildId: BOT_GUILD,
+      channelId: '700000000000000078',
+      authorId: '710000000000000077',
+      authorUsername: 'dora',
+      authorDisplayName: 'Dora',
+      content,
+      createdAt: new Date(Date.now() - 10_000 + i * 1_000),
+    });
+  await memory.flush();
+  const server = createServer((_req, res) => {
+    memory.ops.metrics().then(
+      (m) => {
+        res.writeHead(200, { 'content-type': m.prometheusContentType });
+        res.end(m.prometheus());
+      },
+      () => {
+        res.writeHead(500);
+        res.end();
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/metrics`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await memory.close();
+    },
+  };
 }

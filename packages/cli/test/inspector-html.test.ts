@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, html, inert, safeJumpLink } from '../src/inspector/html.js';
+import { loopbackUrl, parsePrometheus } from '../src/inspector/model-usage.js';
 import { barChart } from '../src/inspector/svg-charts.js';
 import { memberGraphSvg } from '../src/inspector/svg-graph.js';
 
@@ -54,5 +55,39 @@ describe('inspector HTML escaping', () => {
     ]).value;
     expect(svg).not.toMatch(/<script|<svg onload|"><script/);
     expect(barChart('<t>', [{ label: '<l>', value: 2 }]).value).not.toMatch(/<t>|<l>/);
+  });
+});
+
+describe('inspector model usage', () => {
+  it('reads the llm counters by purpose and the batch count from Prometheus text', () => {
+    const usage = parsePrometheus(
+      [
+        '# HELP permafrost_llm_calls_total Model calls that answered, by purpose.',
+        'permafrost_llm_calls_total{purpose="extraction"} 12',
+        'permafrost_llm_calls_total{purpose="reconcile"} 3',
+        'permafrost_llm_cost_usd_total{purpose="extraction"} 0.0125',
+        'permafrost_ingest_batches_total 7',
+        'permafrost_llm_calls_total{purpose="<script>"} NaN',
+        'other_metric{purpose="x"} 5',
+      ].join('\n'),
+    );
+    expect(usage.calls).toEqual([
+      { label: 'extraction', value: 12 },
+      { label: 'reconcile', value: 3 },
+    ]);
+    expect(usage.costUsd).toEqual([{ label: 'extraction', value: 0.0125 }]);
+    expect(usage.batches).toBe(7);
+  });
+
+  it('accepts only loopback metrics URLs', () => {
+    for (const ok of ['http://127.0.0.1:9464/metrics', 'http://localhost:1/m', 'http://[::1]:9/metrics'])
+      expect(loopbackUrl(ok)).not.toBeNull();
+    for (const bad of [
+      'http://10.0.0.1/metrics',
+      'http://example.com/',
+      'file:///etc/passwd',
+      'http://a@127.0.0.1/',
+    ])
+      expect(loopbackUrl(bad)).toBeNull();
   });
 });

@@ -13,8 +13,9 @@ import {
   openSqlite,
   seedInspectorDatabase,
   serveInspector,
+  startBotMetrics,
 } from './inspector-fixture.js';
-import { CLI_BIN } from './run-cli.js';
+import { CLI_BIN, runCli } from './run-cli.js';
 
 const ADMIN_TOKEN = 'inspector-admin-token-0123456789';
 let seeded: Awaited<ReturnType<typeof seedInspectorDatabase>>;
@@ -107,6 +108,35 @@ describe('permafrost inspect --serve over HTTP', () => {
     const unknown = await http(`${readOnly.url}g/${encodeURIComponent('<b>x</b>')}`);
     expect(unknown.status).toBe(404);
     expect(unknown.body).not.toContain('<b>');
+  });
+
+  it("charts the bot's model usage from --metrics-url, and says when it is only this process's", async () => {
+    const own = await http(`${readOnly.url}g/${DEMO_GUILD}/metrics`);
+    expect(own.body).toContain('counted by the inspector&#39;s own process');
+    const bot = await startBotMetrics(seeded.db);
+    const withBot = await serveInspector(CLI_BIN, ['--db', seeded.db, '--metrics-url', bot.url]);
+    try {
+      const page = await http(`${withBot.url}g/${DEMO_GUILD}/metrics`);
+      expect(page.body).toContain('read from the bot&#39;s metrics endpoint');
+      const calls = /model calls by purpose[\s\S]*?>extraction<\/text>[\s\S]*?class="value"[^>]*>(\d+)</.exec(
+        page.body,
+      );
+      expect(Number(calls?.[1])).toBeGreaterThan(0);
+      expect(page.body).toMatch(/batches completed[\s\S]*?class="value"[^>]*>[1-9]/);
+    } finally {
+      withBot.child.kill('SIGTERM');
+      await bot.close();
+    }
+    const refused = runCli(seeded.dir, [
+      'inspect',
+      '--serve',
+      '--db',
+      seeded.db,
+      '--metrics-url',
+      'http://example.com/metrics',
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('--metrics-url must be');
   });
 
   it('refuses a foreign Host header (DNS rebinding) and admin actions on a read-only server', async () => {

@@ -10,7 +10,7 @@ export const inspectCommand: Command = {
   name: 'inspect',
   summary: 'facts, aliases and relations as tables; with --serve, a local web inspector',
   usage:
-    '--db <url|path> --guild <id> [--user <id>] [--all] [--limit <n>] | --serve [--port <n>] [--admin | --admin-token <t>]',
+    '--db <url|path> --guild <id> [--user <id>] [--all] [--limit <n>] | --serve [--port <n>] [--admin | --admin-token <t>] [--metrics-url <url>]',
   options: {
     guild: { type: 'string' },
     user: { type: 'string' },
@@ -20,12 +20,16 @@ export const inspectCommand: Command = {
     port: { type: 'string' },
     admin: { type: 'boolean', default: false },
     'admin-token': { type: 'string' },
+    'metrics-url': { type: 'string' },
   },
   readOnly: true,
   async run(ctx) {
     if (ctx.values['serve'] === true) return serveInspector(ctx);
-    if (['port', 'admin-token'].some((f) => str(ctx, f) !== undefined) || ctx.values['admin'] === true)
-      throw new UsageError('--port, --admin and --admin-token apply to --serve only');
+    if (
+      ['port', 'admin-token', 'metrics-url'].some((f) => str(ctx, f) !== undefined) ||
+      ctx.values['admin'] === true
+    )
+      throw new UsageError('--port, --admin, --admin-token and --metrics-url apply to --serve only');
     const limit = intFlag(ctx, 'limit', 50, 1, 1_000_000);
     const memory = openMemory(ctx);
     try {

@@ -6,6 +6,7 @@ import { createSqliteStore } from '@permafrost/store-sqlite';
 import { type CommandContext, openMemory, storageUrl, str } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { intFlag } from '../flags.js';
+import { loopbackUrl } from '../inspector/model-usage.js';
 import { startInspector } from '../inspector/server.js';
 
 const MIN_TOKEN_CHARS = 16;
@@ -36,6 +37,12 @@ export async function serveInspector(ctx: CommandContext): Promise<ExitCode> {
       `no SQLite database at ${path} (opened read-only, so nothing was created; check the path)`,
     );
   const port = intFlag(ctx, 'port', 0, 0, 65_535);
+  const rawMetrics = str(ctx, 'metrics-url');
+  const metricsUrl = rawMetrics === undefined ? null : loopbackUrl(rawMetrics);
+  if (rawMetrics !== undefined && metricsUrl === null)
+    throw new UsageError(
+      '--metrics-url must be an http(s) URL on this machine (127.0.0.1, localhost or [::1])',
+    );
   const adminToken = adminTokenOf(ctx);
   const store = createSqliteStore({ path, readOnly: adminToken === null });
   const memory = openMemory({ ...ctx, readOnly: adminToken === null }, {}, { store });
@@ -46,6 +53,7 @@ export async function serveInspector(ctx: CommandContext): Promise<ExitCode> {
       listGuilds: () => store.admin.listGuildIds(),
       adminToken,
       port,
+      metricsUrl,
     });
     ctx.out.line(
       `permafrost inspector: ${inspector.url} (${adminToken === null ? 'read-only' : 'admin actions enabled'})`,

@@ -3,6 +3,7 @@ import { type FactHistoryEntry, type Memory, MemoryError } from '@permafrost/cor
 import { loadGuildView } from './guild-view.js';
 import { seg } from './html.js';
 import { endOfDay, originAllowed, readForm, redirect, send, sendText, tokenMatches } from './http-util.js';
+import { usageOfBot, usageOfProcess } from './model-usage.js';
 import { chainOf, factPage } from './pages/fact.js';
 import { guildPage } from './pages/guild.js';
 import { guildsPage } from './pages/guilds.js';
@@ -16,6 +17,8 @@ export interface RouteContext {
   /** null: read-only server (admin routes answer 404). */
   readonly adminToken: string | null;
   readonly port: () => number;
+  /** The bot's Prometheus endpoint for model usage (loopback), or null. */
+  readonly metricsUrl: URL | null;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -63,8 +66,11 @@ async function getPage(ctx: RouteContext, parts: readonly string[], url: URL, re
     return send(res, 200, HTML, searchPage({ view, query, recall, messages, admin }));
   }
   if (kind === 'metrics' && id === undefined) {
-    const [stats, metrics] = await Promise.all([memory.stats({ guildId }), memory.ops.metrics()]);
-    return send(res, 200, HTML, metricsPage(stats, metrics, admin));
+    const [stats, usage] = await Promise.all([
+      memory.stats({ guildId }),
+      ctx.metricsUrl ? usageOfBot(ctx.metricsUrl) : memory.ops.metrics().then(usageOfProcess),
+    ]);
+    return send(res, 200, HTML, metricsPage(stats, usage, admin));
   }
   return sendText(res, 404, 'not found');
 }

@@ -13,6 +13,8 @@ export interface InspectorOptions {
   readonly adminToken?: string | null;
   /** Port on 127.0.0.1 (default 0: any free port). */
   readonly port?: number;
+  /** The bot's Prometheus endpoint (a loopback URL) for the model-usage charts. */
+  readonly metricsUrl?: URL | null;
 }
 
 export interface Inspector {
@@ -40,6 +42,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     listGuilds: options.listGuilds,
     adminToken: options.adminToken ?? null,
     port: () => port,
+    metricsUrl: options.metricsUrl ?? null,
   };
   const server = createServer((req, res) => {
     if (!hostAllowed(req, port)) return sendText(res, 403, 'unexpected Host header');

@@ -1,17 +1,21 @@
-import type { GuildStats, OpsMetrics } from '@permafrost/core';
+import type { GuildStats } from '@permafrost/core';
 import { html } from '../html.js';
+import type { ModelUsage } from '../model-usage.js';
 import { barChart } from '../svg-charts.js';
 import { layout } from './layout.js';
 
-export function metricsPage(stats: GuildStats, metrics: OpsMetrics, admin: boolean): string {
-  const purposes = Object.entries(metrics.meter.byPurpose);
-  const extraction = Object.entries(metrics.counters)
-    .filter(([k]) => k.startsWith('extraction') || k.startsWith('llm'))
-    .map(([label, value]) => ({ label, value }));
+const SOURCE: Readonly<Record<ModelUsage['source'], string>> = {
+  bot: "read from the bot's metrics endpoint (--metrics-url)",
+  process:
+    "counted by the inspector's own process. Extraction runs in the bot's process, whose meter is per process: start the inspector with --metrics-url pointing at the bot's Prometheus endpoint (memory.ops.metrics().prometheus()) to chart the bot's numbers here.",
+  unreachable: 'the --metrics-url endpoint did not answer (nothing is charted)',
+};
+
+export function metricsPage(stats: GuildStats, usage: ModelUsage, admin: boolean): string {
   return layout(
     { title: 'Metrics', guildId: stats.guildId, admin },
     html`<h1>Metrics</h1>
-<h2>Stored in the database</h2>
+<h2>Queue and memory of this guild (from the database)</h2>
 <div class="charts">
 ${barChart('queue', [
   { label: 'pending', value: stats.pending },
@@ -30,20 +34,14 @@ ${barChart('graph', [
   { label: 'aliases', value: stats.aliases },
 ])}
 </div>
-<h2>Model usage counted by this process</h2>
-<p class="notice">Extraction runs in the bot's process (or <code>permafrost run-pending</code>); its meter is per process.
-The inspector shows its own counters here, and the bot's through <code>memory.ops.metrics()</code> / Prometheus.</p>
+<h2>Model usage (all guilds)</h2>
+<p class="notice source-${usage.source}">Model usage ${SOURCE[usage.source]}</p>
 <div class="charts">
-${barChart(
-  'extraction calls by purpose',
-  purposes.map(([label, t]) => ({ label, value: t.calls })),
-)}
-${barChart(
-  'cost by purpose (USD)',
-  purposes.map(([label, t]) => ({ label, value: t.costUsd })),
-  4,
-)}
-${barChart('extraction and model counters', extraction)}
+${barChart('model calls by purpose', usage.calls)}
+${barChart('cost by purpose (USD)', usage.costUsd, 4)}
+${barChart('failed calls by purpose', usage.failedCalls)}
+${barChart('prompt tokens by purpose', usage.promptTokens)}
+${barChart('extraction', [{ label: 'batches completed', value: usage.batches }])}
 </div>`,
   );
 }
