@@ -77,6 +77,15 @@ export const FORBIDDEN_PACKAGES = {
   'store-conformance': ['mongodb', 'better-sqlite3', 'discord.js'],
   'embeddings-local': ['mongodb', 'better-sqlite3', 'discord.js'],
   discord: ['mongodb', 'better-sqlite3', 'sqlite-vec'],
+  // The MCP server reads through the public Memory API only; the CLI chooses the store.
+  mcp: [
+    'mongodb',
+    'better-sqlite3',
+    'sqlite-vec',
+    'discord.js',
+    '@permafrost/store-sqlite',
+    '@permafrost/store-mongo',
+  ],
 };
 
 const IMPORT =

@@ -12,7 +12,9 @@
 // 4. typechecks a strict TS file importing the headline types (skipLibCheck false) with
 //    moduleResolution nodenext and bundler;
 // 5. runs `npx permafrost` (--version, demo, inspect on the file demo created, inspect on a missing
-//    file: non-zero exit, nothing created);
+//    file: non-zero exit, nothing created), and `permafrost mcp` on that file through an MCP client
+//    of the SDK that @permafrost/mcp installed (tools listed, facts_about answered), and
+//    `permafrost inspect --serve` on it (a member page and the shipped static assets);
 // 6. `npx permafrost-fetch-model --help`; without better-sqlite3's driver start() names the fix;
 // 7. in a second app with @permafrost/core alone, a sqlite:// URL fails with BACKEND_NOT_INSTALLED.
 // Each check prints "[smoke] ok|FAIL <name>"; the last line is "smoke: N passed, N failed".
@@ -23,6 +25,8 @@ import { join, relative } from 'node:path';
 import {
   DRIVER,
   HEADLINE_TYPES,
+  INSPECTOR_PROBE,
+  MCP_CLIENT,
   MISSING_STORE,
   OPEN_SQLITE,
   readmeSnippet,
@@ -33,6 +37,7 @@ import { binEntry, npmCommand, packPackages, pnpmPath, publishablePackages, REPO
 
 const args = new Set(process.argv.slice(2));
 const DEMO_GUILD = '700000000000000001';
+const DEMO_ALICE = '710000000000000001';
 const MINUTE = 60_000;
 
 if (!pnpmPath() || !existsSync(join(REPO_ROOT, 'node_modules'))) {
@@ -216,6 +221,37 @@ check('npx permafrost inspect on the file demo created', () => {
     'permafrost inspect',
   );
   assert(/Seattle/i.test(r.out) && !/Facts \(0\)/.test(r.out), `inspect listed no facts:\n${r.out}`);
+});
+
+check('permafrost mcp over stdio on the demo file: the SDK client lists the tools and gets facts', () => {
+  assert(demo, 'demo did not run');
+  writeFileSync(join(app, 'mcp-client.mjs'), MCP_CLIENT);
+  const r = must(
+    exec(process.execPath, ['mcp-client.mjs', demoDb, DEMO_GUILD, DEMO_ALICE], { cwd: app, env: userEnv() }),
+    'mcp-client.mjs',
+  );
+  const { tools, facts } = JSON.parse(r.out);
+  assert(tools.includes('recall') && tools.includes('facts_about') && tools.length === 7, `tools: ${tools}`);
+  assert(
+    facts.some((f) => /seattle|nurse|hiking|ramen/i.test(f)),
+    `facts_about returned ${JSON.stringify(facts)}`,
+  );
+});
+
+check('permafrost inspect --serve on the demo file: a member page, its CSP and the shipped assets', () => {
+  assert(demo, 'demo did not run');
+  writeFileSync(join(app, 'inspector-probe.mjs'), INSPECTOR_PROBE);
+  const r = must(
+    exec(process.execPath, ['inspector-probe.mjs', demoDb, DEMO_GUILD, DEMO_ALICE], {
+      cwd: app,
+      env: userEnv(),
+    }),
+    'inspector-probe.mjs',
+  );
+  const { status, member, csp, js, css } = JSON.parse(r.out);
+  assert(status === 200 && /Alice moved to Seattle/.test(member), `member page ${status}`);
+  assert(/script-src 'self'/.test(csp ?? ''), `CSP: ${csp}`);
+  assert(js && css, 'static/inspector.js or static/inspector.css is not served from the package');
 });
 
 check('npx permafrost inspect on a missing file: non-zero exit, names the path, creates nothing', () => {

@@ -130,3 +130,69 @@ try {
   await memory.close().catch(() => undefined);
 }
 `;
+
+/**
+ * An MCP client (the SDK the tarball of @permafrost/mcp brought in) that spawns
+ * `permafrost mcp --db <db> --guild <guild>` over stdio, lists the tools and asks facts_about.
+ * Prints `{ tools, facts }` as JSON.
+ */
+export const MCP_CLIENT = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const [db, guildId, userId] = process.argv.slice(2);
+const cliPkg = createRequire(import.meta.url).resolve('@permafrost/cli/package.json');
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [join(dirname(cliPkg), 'dist', 'bin.js'), 'mcp', '--db', db, '--guild', guildId],
+  stderr: 'ignore',
+});
+const client = new Client({ name: 'smoke', version: '1.0.0' });
+await client.connect(transport);
+const { tools } = await client.listTools();
+const r = await client.callTool({
+  name: 'facts_about',
+  arguments: { guildId, audience: { channelId: '1' }, userId },
+});
+await client.close();
+process.stdout.write(JSON.stringify({ tools: tools.map((t) => t.name), facts: r.structuredContent.facts.map((f) => f.text) }));
+`;
+
+/**
+ * Starts the installed `permafrost inspect --serve` on a database, fetches a member page and the
+ * shipped static assets, stops it, and prints `{ status, member, js, css, csp }` as JSON.
+ */
+export const INSPECTOR_PROBE = `import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const [db, guildId, userId] = process.argv.slice(2);
+const cliPkg = createRequire(import.meta.url).resolve('@permafrost/cli/package.json');
+const child = spawn(process.execPath, [join(dirname(cliPkg), 'dist', 'bin.js'), 'inspect', '--serve', '--db', db], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const base = await new Promise((resolve, reject) => {
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    out += d;
+    const m = /inspector: (http:\\/\\/127\\.0\\.0\\.1:\\d+\\/)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  child.on('exit', (code) => reject(new Error('inspect --serve exited ' + code)));
+});
+try {
+  const page = await fetch(base + 'g/' + guildId + '/m/' + userId);
+  const js = await fetch(base + 'static/inspector.js');
+  const css = await fetch(base + 'static/inspector.css');
+  process.stdout.write(JSON.stringify({
+    status: page.status,
+    member: await page.text(),
+    csp: page.headers.get('content-security-policy'),
+    js: js.status === 200 && (await js.text()).includes('panZoom'),
+    css: css.status === 200 && (css.headers.get('content-type') ?? '').startsWith('text/css'),
+  }));
+} finally {
+  child.kill('SIGTERM');
+}
+`;

@@ -1,20 +1,14 @@
 import '@permafrost/store-sqlite';
 import '@permafrost/store-mongo';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './commands/index.js';
 import type { Command } from './commands/types.js';
 import { COMMON_OPTIONS, type CommandContext } from './context.js';
 import { describeError, ExitCode, UsageError } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
+import { cliVersion } from './version.js';
 
-/** The version of this package (its package.json sits one folder above `dist/` and `src/`). */
-export function cliVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version?: unknown;
-  };
-  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-}
+export { cliVersion };
 
 const EXIT_CODES =
   'Exit codes: 0 ok, 1 failure, 2 usage, 3 configuration, 4 storage, 5 not found, 6 embedder mismatch,\n' +

@@ -3,20 +3,33 @@ import { resolve } from 'node:path';
 import { openMemory, required, str } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { intFlag } from '../flags.js';
+import { serveInspector } from './inspect-serve.js';
 import type { Command } from './types.js';
 
 export const inspectCommand: Command = {
   name: 'inspect',
-  summary: 'facts, aliases and relations of a guild or one member, as tables',
-  usage: '--db <url|path> --guild <id> [--user <id>] [--all] [--limit <n>]',
+  summary: 'facts, aliases and relations as tables; with --serve, a local web inspector',
+  usage:
+    '--db <url|path> --guild <id> [--user <id>] [--all] [--limit <n>] | --serve [--port <n>] [--admin | --admin-token <t>] [--metrics-url <url>]',
   options: {
     guild: { type: 'string' },
     user: { type: 'string' },
     all: { type: 'boolean', default: false },
     limit: { type: 'string' },
+    serve: { type: 'boolean', default: false },
+    port: { type: 'string' },
+    admin: { type: 'boolean', default: false },
+    'admin-token': { type: 'string' },
+    'metrics-url': { type: 'string' },
   },
   readOnly: true,
   async run(ctx) {
+    if (ctx.values['serve'] === true) return serveInspector(ctx);
+    if (
+      ['port', 'admin-token', 'metrics-url'].some((f) => str(ctx, f) !== undefined) ||
+      ctx.values['admin'] === true
+    )
+      throw new UsageError('--port, --admin, --admin-token and --metrics-url apply to --serve only');
     const limit = intFlag(ctx, 'limit', 50, 1, 1_000_000);
     const memory = openMemory(ctx);
     try {

@@ -3,6 +3,7 @@ import { exportCommand, importCommand, inspectCommand, statsCommand } from './da
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { optoutCommand, purgeCommand, reindexCommand, retryDeadCommand } from './governance.js';
+import { mcpCommand } from './mcp.js';
 import { graphCommand, searchCommand } from './query.js';
 import type { Command } from './types.js';
 import { runPendingCommand } from './worker.js';
@@ -23,4 +24,5 @@ export const COMMANDS: readonly Command[] = [
   retryDeadCommand,
   reindexCommand,
   doctorCommand,
+  mcpCommand,
 ];

@@ -1,0 +1,10 @@
+export { type Audience, audienceSchema, type ReadOptions, readOptions } from './audience.js';
+export { type InputIssue, McpFailure, type McpOwnCode, RpcError } from './errors.js';
+export { checkHttpOptions, type HttpOptions, type HttpServing, isLoopback, serveMcpHttp } from './http.js';
+export { CallMeter, type CallRecord, type CallTotals, type MeterSnapshot } from './metering.js';
+export { guildStatsUri, MEMBER_EXPORT_TEMPLATE, memberExportUri, SERVER_STATS_URI } from './resources.js';
+export { GuildScope } from './scope.js';
+export { createMemoryMcp, type MemoryMcp, type MemoryMcpOptions } from './server.js';
+export { type StdioServing, serveMcpStdio } from './stdio.js';
+export type { Tool } from './tool.js';
+export { TOOLS } from './tools/index.js';
