@@ -13,22 +13,23 @@ export const audienceSchema = z
 
 export type Audience = z.output<typeof audienceSchema>;
 
-/** The guild part every read of @permafrost/core takes. */
+/** The guild and audience part every read of @permafrost/core takes. */
 export interface ReadOptions {
   readonly guildId: string;
+  readonly audience: { readonly channelId: string; readonly requesterId?: string };
 }
 
 /**
- * THE one place every read tool builds the common part of its core read input (recall,
- * promptContext, conversation.search, graph.*). Every read goes through here.
- *
- * AUDIENCE HOOK — TODO(core audience): @permafrost/core is about to accept
- * `audience: { channelId: string; requesterId?: string }` on every read; until then its input
- * schemas are strict and reject the key, so `audience` is validated by the tool schemas and
- * deliberately NOT passed on. Once core accepts it, return `{ guildId, audience }` here (and widen
- * `ReadOptions`): every read tool then filters by audience without another change.
+ * The one place every read tool builds the common part of its core read input (recall,
+ * promptContext, conversation.search, graph.*): the guild and the audience, so that every answer
+ * holds only what the audience policy lets that channel see.
  */
 export function readOptions(guildId: string, audience: Audience): ReadOptions {
-  void audience;
-  return { guildId };
+  return {
+    guildId,
+    audience: {
+      channelId: audience.channelId,
+      ...(audience.requesterId !== undefined ? { requesterId: audience.requesterId } : {}),
+    },
+  };
 }

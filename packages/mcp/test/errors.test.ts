@@ -27,7 +27,10 @@ describe('MCP errors carry codes and paths, never content', () => {
     expect(scope.guilds).toEqual(['1', '2']);
     expect(() => scope.check('3')).toThrow(/GUILD|serve/);
     expect(() => new GuildScope([])).toThrow();
-    // Today the audience is validated but not passed on (core's reads do not accept it yet).
-    expect(readOptions('1', { channelId: 'c' })).toEqual({ guildId: '1' });
+    expect(readOptions('1', { channelId: 'c' })).toEqual({ guildId: '1', audience: { channelId: 'c' } });
+    expect(readOptions('1', { channelId: 'c', requesterId: 'u' })).toEqual({
+      guildId: '1',
+      audience: { channelId: 'c', requesterId: 'u' },
+    });
   });
 });

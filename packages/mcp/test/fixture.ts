@@ -11,6 +11,8 @@ export const ALICE = '910000000000000001';
 export const BOB = '910000000000000002';
 export const CAROL = '910000000000000003';
 export const AUDIENCE = { channelId: CHANNEL } as const;
+/** A second channel: what is learned there is visible only to audiences in it (core's default policy). */
+export const MODS = '900000000000000011';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 /** The built CLI (tests build packages/cli, which builds this package as a reference). */
@@ -69,6 +71,12 @@ export async function seedDatabase(): Promise<{ dir: string; db: string; cleanup
     relations: [{ verb: 'likes', toEntity: 'Rust' }],
   });
   await memory.facts.remember({ guildId: G2, subjectId: ALICE, text: 'Alice collects stamps in guild two' });
+  await memory.facts.remember({
+    guildId: G1,
+    subjectId: ALICE,
+    text: 'Alice is on the moderation rota this winter',
+    channel: { channelId: MODS, parentId: null },
+  });
   await memory.close();
   return { dir, db, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProjects } from '../../../scripts/tools.mjs';
 import { guildStatsUri, memberExportUri, SERVER_STATS_URI } from '../src/index.js';
 import { call, callFails, type FactLike, newClient, readJson } from './client.js';
-import { ALICE, AUDIENCE, BOB, CAROL, CLI_BIN, G1, G2, openSqlite, seedDatabase } from './fixture.js';
+import { ALICE, AUDIENCE, BOB, CAROL, CLI_BIN, G1, G2, MODS, openSqlite, seedDatabase } from './fixture.js';
 
 let seeded: Awaited<ReturnType<typeof seedDatabase>>;
 let client: Client;
@@ -73,6 +73,21 @@ describe('permafrost mcp over stdio (the SDK client, a spawned CLI, a real SQLit
     expect(Object.keys(r.facts[0]?.components ?? {}).sort()).toEqual(
       ['context', 'entity', 'lexical', 'rrf', 'semantic', 'strength', 'temporal'].sort(),
     );
+  });
+
+  it('reads answer for their audience: what was learned in another channel stays there', async () => {
+    const ask = (audience: { channelId: string }) =>
+      call<Scored>(client, 'recall', { guildId: G1, audience, text: 'moderation rota winter', topK: 10 });
+    const here = await ask(AUDIENCE);
+    expect(here.facts.map((f) => f.fact.text).join(' ')).not.toMatch(/moderation rota/);
+    const there = await ask({ channelId: MODS });
+    expect(there.facts.map((f) => f.fact.text).join(' ')).toMatch(/moderation rota/);
+    const about = await call<{ facts: { text: string }[] }>(client, 'facts_about', {
+      guildId: G1,
+      audience: AUDIENCE,
+      userId: ALICE,
+    });
+    expect(about.facts.map((f) => f.text).join(' ')).not.toMatch(/moderation rota/);
   });
 
   it('prompt_context returns the memory block and its citations', async () => {
@@ -232,7 +247,7 @@ describe('permafrost mcp over stdio (the SDK client, a spawned CLI, a real SQLit
     }>(client, SERVER_STATS_URI);
     expect(metering.tools['recall']?.calls).toBeGreaterThanOrEqual(3);
     expect(metering.tools['recall']?.outcomes).toMatchObject({
-      ok: 1,
+      ok: 3,
       SCHEMA_INVALID: 2,
       GUILD_OUT_OF_SCOPE: 1,
     });

@@ -30,7 +30,7 @@ const isActive = (f: Fact) => f.validUntil === null && f.supersededById === null
  * their aliases and their digest are dropped here, in one place, before any page renders.
  */
 export function guildView(snapshot: GuildExport): GuildView {
-  const optOuts = new Set(snapshot.optOuts);
+  const optOuts = new Set(snapshot.optOuts.map((o) => o.userId));
   const hidden = (id: string | null) => id !== null && optOuts.has(id);
   const facts = snapshot.facts.filter((f) => !hidden(f.subjectId) && !hidden(f.attribution.speakerId));
   const aliases = new Map<string, Alias[]>();
