@@ -27,7 +27,13 @@ export const HOSTILE_ENTITY = '<svg onload="window.__pwned=5">';
 export const JS_URL = 'javascript:window.__pwned=4';
 
 export function openSqlite(db: string): Memory {
-  return createMemory({ storage: `sqlite://${db}`, llm: 'heuristic', workers: { enabled: false } });
+  // The fixture reads as the operator does (guild-wide), like the inspector itself.
+  return createMemory({
+    storage: `sqlite://${db}`,
+    llm: 'heuristic',
+    workers: { enabled: false },
+    access: { requireAudience: false },
+  });
 }
 
 /**
@@ -35,6 +41,9 @@ export function openSqlite(db: string): Memory {
  * API: Mallory's messages (markup, attribute breakers and RTL overrides in her names and text),
  * and an imported guild whose stored fact text, entity name and source URL are hostile.
  */
+/** A channel of the demo guild other than the one the demo talks in. */
+export const STAFF_CHANNEL = '700000000000000099';
+
 export async function seedInspectorDatabase(): Promise<{ dir: string; db: string; cleanup: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'permafrost-inspector-'));
   const db = join(dir, 'demo.db');
@@ -57,6 +66,13 @@ export async function seedInspectorDatabase(): Promise<{ dir: string; db: string
       });
     }
     await memory.flush();
+    // Learned in another channel: a search "as seen from" the demo channel must not show it.
+    await memory.facts.remember({
+      guildId: DEMO_GUILD,
+      subjectId: ALICE,
+      text: 'Alice keeps the moderation rota in the staff room',
+      channel: { channelId: STAFF_CHANNEL, parentId: null },
+    });
     const doc = await memory.admin.exportGuild({ guildId: DEMO_GUILD });
     const hostile: GuildExport = {
       ...doc,

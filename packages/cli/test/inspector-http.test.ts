@@ -11,6 +11,7 @@ import {
   HOSTILE_NAME,
   MALLORY,
   openSqlite,
+  STAFF_CHANNEL,
   seedInspectorDatabase,
   serveInspector,
   startBotMetrics,
@@ -137,6 +138,14 @@ describe('permafrost inspect --serve over HTTP', () => {
     ]);
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('--metrics-url must be');
+  });
+
+  it('searches guild-wide by default, and as one channel sees it when asked (its audience)', async () => {
+    const search = (extra: string) =>
+      http(`${readOnly.url}g/${DEMO_GUILD}/search?q=${encodeURIComponent('moderation rota staff')}${extra}`);
+    expect(results((await search('')).body)).toContain('moderation rota');
+    expect(results((await search('&channel=700000000000000002')).body)).not.toContain('moderation rota');
+    expect(results((await search(`&channel=${STAFF_CHANNEL}`)).body)).toContain('moderation rota');
   });
 
   it('refuses a foreign Host header (DNS rebinding) and admin actions on a read-only server', async () => {

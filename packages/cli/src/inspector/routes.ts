@@ -57,13 +57,22 @@ async function getPage(ctx: RouteContext, parts: readonly string[], url: URL, re
     const view = await loadGuildView(memory, guildId);
     const query = (url.searchParams.get('q') ?? '').slice(0, MAX_QUERY);
     const text = query.trim();
+    // "As seen from" a channel: the reads take it as their audience (what that channel may see);
+    // without it the inspector shows the operator's guild-wide view.
+    const channel = (url.searchParams.get('channel') ?? '').trim().slice(0, 128);
+    const audience = /^[\w-]+$/.test(channel) ? { audience: { channelId: channel } } : {};
     const [recall, messages] = text
       ? await Promise.all([
-          memory.recall({ guildId, text, topK: 20, maxPerSubject: 20, scope: 'guild' }),
-          memory.conversation.search({ guildId, text, limit: 20 }),
+          memory.recall({ guildId, text, topK: 20, maxPerSubject: 20, scope: 'guild', ...audience }),
+          memory.conversation.search({ guildId, text, limit: 20, ...audience }),
         ])
       : [null, null];
-    return send(res, 200, HTML, searchPage({ view, query, recall, messages, admin }));
+    return send(
+      res,
+      200,
+      HTML,
+      searchPage({ view, query, channel: 'audience' in audience ? channel : '', recall, messages, admin }),
+    );
   }
   if (kind === 'metrics' && id === undefined) {
     const [stats, usage] = await Promise.all([

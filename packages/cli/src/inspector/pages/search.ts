@@ -8,6 +8,8 @@ import { layout } from './layout.js';
 export interface SearchPageInput {
   readonly view: GuildView;
   readonly query: string;
+  /** The channel the search is seen from ('' = the whole guild). */
+  readonly channel: string;
   readonly recall: RecallResult | null;
   readonly messages: MessageSearchResult | null;
   readonly admin: boolean;
@@ -25,6 +27,7 @@ export function searchPage(p: SearchPageInput): string {
     html`<h1>Search</h1>
 <form class="search" method="get" action="/g/${g}/search">
   <input type="search" name="q" value="${p.query}" maxlength="2000" aria-label="query" autofocus>
+  <input type="text" name="channel" value="${p.channel}" maxlength="128" placeholder="as seen from channel id (optional)" aria-label="as seen from channel">
   <button type="submit">search</button>
 </form>
 ${
