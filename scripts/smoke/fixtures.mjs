@@ -153,7 +153,8 @@ await client.connect(transport);
 const { tools } = await client.listTools();
 const r = await client.callTool({
   name: 'facts_about',
-  arguments: { guildId, audience: { channelId: '1' }, userId },
+  // Asked in the demo's channel: what was learned there is visible to it.
+  arguments: { guildId, audience: { channelId: '700000000000000002' }, userId },
 });
 await client.close();
 process.stdout.write(JSON.stringify({ tools: tools.map((t) => t.name), facts: r.structuredContent.facts.map((f) => f.text) }));
