@@ -1,16 +1,13 @@
-import { z } from 'zod';
 import type { AccessDeps } from '../access/visibility.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { isValidAlias, normalizeAlias } from '../identity/aliases.js';
-import type { Candidate, CandidateRelation } from '../ingest/candidate.js';
+import type { Candidate } from '../ingest/candidate.js';
 import { insertFact, reinforceFact, retireFact } from '../ingest/commit.js';
 import type { IngestDeps } from '../ingest/deps.js';
 import { buildFact, historyEntry } from '../ingest/fact-builder.js';
 import { type GateVerdict, hygieneGate, injectionGate } from '../ingest/gates.js';
-import { sourceChannelSchema } from '../model/audience.js';
-import { AliasSource, EntityKind, FactCategory, FactHistoryKind } from '../model/enums.js';
+import { AliasSource, FactHistoryKind } from '../model/enums.js';
 import type { Fact, FactHistoryEntry, Page } from '../model/fact.js';
-import { timestampSchema } from '../model/message.js';
 import {
   type FactSearchInput,
   type ListForSubjectInput,
@@ -19,69 +16,26 @@ import {
 } from '../recall/fact-search.js';
 import type { RecallResult, RecallService } from '../recall/recall-types.js';
 import { normalizeText } from '../text/analyze.js';
-import { idField as id, parseInput, schemaInvalid, userIdField } from '../validation/index.js';
-import { factRefSchema, forgetSchema, getAllSchema, updateSchema } from './facts-inputs.js';
-import { IdempotentCommand, inputHash } from './idempotency.js';
+import { parseInput, schemaInvalid } from '../validation/index.js';
+import {
+  factRefSchema,
+  forgetSchema,
+  getAllSchema,
+  type RememberInput,
+  rememberSchema,
+  updateSchema,
+} from './facts-inputs.js';
 
-const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
+export type { RememberInput } from './facts-inputs.js';
+
+import { IdempotentCommand, inputHash } from './idempotency.js';
+import { manualCandidate } from './manual-candidate.js';
 
 /** A manual fact's text: hygiene, and never a directive to the assistant. */
 function factTextVerdict(text: string): GateVerdict {
   const hygiene = hygieneGate(text);
   return hygiene.ok ? injectionGate(text, []) : hygiene;
 }
-
-export const rememberSchema = z
-  .object({
-    guildId: id,
-    /** null = a server (community) fact. */
-    subjectId: userIdField.nullable(),
-    text: z.string().max(4_000),
-    category: z.enum(values(FactCategory)).default('general'),
-    confidence: z.number().min(0).max(1).default(1),
-    actorId: userIdField.nullish().transform((v) => v ?? null),
-    speakerId: userIdField.nullish().transform((v) => v ?? null),
-    entities: z
-      .array(
-        z
-          .object({ name: z.string().min(1).max(64), kind: z.enum(values(EntityKind)).default('concept') })
-          .strict(),
-      )
-      .max(12)
-      .default([]),
-    relations: z
-      .array(
-        z
-          .object({
-            verb: z.string().min(2).max(48),
-            toUserId: userIdField.optional(),
-            toEntity: z.string().min(1).max(64).optional(),
-          })
-          .strict(),
-      )
-      .max(12)
-      .default([]),
-    /** Registers this name as a strong alias of the subject. */
-    subjectUsername: z.string().max(64).optional(),
-    /**
-     * Makes the call idempotent (stored, so across restarts): the same key with the same input
-     * returns the fact the first call produced; with a different input it is refused.
-     */
-    idempotencyKey: z.string().min(1).max(128).optional(),
-    /**
-     * When the fact was learned (e.g. the date of the conversation it comes from); default now.
-     * Time expressions in queries ("last May") match it. Not after now.
-     */
-    observedAt: timestampSchema.optional(),
-    /**
-     * Where the fact was learned, when it came from a conversation (e.g. `/memory remember` in a
-     * channel): it is then shown only to audiences the policy lets see that channel. Without it the
-     * fact is channel-free (shown everywhere in the guild unless `access.channelFreeVisible` is off).
-     */
-    channel: sourceChannelSchema.optional(),
-  })
-  .strict();
-export type RememberInput = z.input<typeof rememberSchema>;
 
 export interface FactsApiDeps extends IngestDeps {
   readonly ensureStarted: () => Promise<void>;
@@ -118,35 +72,7 @@ export function createFactsApi(deps: FactsApiDeps) {
         throw schemaInvalid('facts.remember', [
           { path: ['text'], code: verdict.reason, message: `rejected: ${verdict.reason}` },
         ]);
-      const relations: CandidateRelation[] = v.relations
-        .map((r): CandidateRelation | null => {
-          const to = r.toUserId
-            ? { kind: 'user' as const, userId: r.toUserId }
-            : r.toEntity
-              ? { kind: 'entity' as const, name: r.toEntity }
-              : null;
-          const from = v.subjectId ? { kind: 'user' as const, userId: v.subjectId } : null;
-          return to && from ? { verb: r.verb, from, to } : null;
-        })
-        .filter((r): r is CandidateRelation => r !== null);
-      const candidate: Candidate = {
-        subjectId: v.subjectId,
-        speakerId: v.speakerId !== v.subjectId ? v.speakerId : null,
-        speakerName: null,
-        text,
-        normalizedText: normalizeText(text),
-        category: v.category,
-        confidence: v.confidence,
-        sources: [],
-        channels: v.channel ? [v.channel] : [],
-        relatedUserIds: v.relations
-          .map((r) => r.toUserId)
-          .filter((u): u is string => u !== undefined && u !== v.subjectId),
-        entities: v.entities,
-        relations,
-        origin: 'manual',
-        actorId: v.actorId,
-      };
+      const candidate = manualCandidate(v, text);
       const command =
         v.idempotencyKey === undefined
           ? null

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type CommandClassification, classifyCommand } from '../api/classify-command.js';
-import { emptyPromptContext } from '../api/empty-context.js';
+import { emptyPromptContext, emptyTwoTierContext } from '../api/empty-context.js';
 import { type FlushReport, flushNow } from '../api/flush.js';
 import type { ForgetMessageInput, ForgetMessageReport } from '../api/forget-api.js';
 import {
@@ -10,7 +10,6 @@ import {
   contextSchema,
   eventsOnSchema,
   flushSchema,
-  observeManySchema,
   regenerateSchema,
   registerBotIdSchema,
   statsSchema,
@@ -25,19 +24,21 @@ import type { PromptContextInput } from '../context/prompt-context-service.js';
 import type { CitedReply, PromptContext } from '../context/prompt-context-types.js';
 import type { ContextInput, TwoTierContext } from '../conversation/context-service.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
-import { refreshDigest } from '../ingest/digests.js';
-import { parseMessageEvent } from '../ingest/observe.js';
-import { type ObserveReceipt, rejectedReceipt } from '../ingest/observe-receipts.js';
+import type { ObserveReceipt } from '../ingest/observe-receipts.js';
 import type { GuildStats } from '../model/admin.js';
 import { RecallWarning } from '../model/enums.js';
-import { type MessageEvent, type MessageEventInput, messageEventSchema } from '../model/message.js';
+import type { MessageEventInput } from '../model/message.js';
 import { EventBus, type MemoryEvents, type MemoryEventType } from '../observability/events.js';
 import { MetricsRegistry } from '../observability/metrics.js';
 import type { RecallQueryInput } from '../recall/recall-query.js';
 import type { RecallResult } from '../recall/recall-types.js';
 import { checkInput, parseInput, parseNoArgs } from '../validation/index.js';
-import { type Lazy, lazyGroup } from './lazy-group.js';
+import type { Lazy } from './lazy-group.js';
+import { lazyGroups } from './lazy-groups.js';
+import { ObserveFront } from './observe-front.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
+import { regenerateDigests } from './regenerate-digests.js';
+import { shutDown } from './shutdown.js';
 
 /**
  * Long-term memory for one bot: observe messages, extract facts in the background, recall them
@@ -63,6 +64,7 @@ export class Memory {
   readonly #botIds = new Set<string>();
   readonly #guilds = new Set<string>();
   readonly #instanceId: string;
+  readonly #observing: ObserveFront;
   #starting: Promise<Started> | null = null;
   #closed = false;
   /** Aborted by close(): model calls in flight end with CLOSED. */
@@ -81,55 +83,16 @@ export class Memory {
       },
     };
     const s = () => this.#start();
-    this.facts = lazyGroup(
-      async () => (await s()).facts,
-      ['remember', 'get', 'getAll', 'update', 'forget', 'reinforce', 'history', 'listForSubject', 'search'],
-    );
-    this.identity = lazyGroup(
-      async () => (await s()).identity,
-      [
-        'resolve',
-        'resolveMany',
-        'registerAlias',
-        'handleMemberRename',
-        'aliasesOf',
-        'displayName',
-        'reconcileTwins',
-      ],
-    );
-    this.graph = lazyGroup(
-      async () => (await s()).graph,
-      [
-        'between',
-        'relationsOf',
-        'entityStances',
-        'usersForEntity',
-        'shared',
-        'sharedN',
-        'similarUsers',
-        'neighbors',
-      ],
-    );
-    this.admin = lazyGroup(
-      async () => (await s()).admin,
-      ['setOptOut', 'getOptOut', 'purgeUser', 'exportGuild', 'importGuild', 'exportUser', 'backup'],
-    );
-    this.conversation = lazyGroup(
-      async () => (await s()).conversation,
-      [
-        'threadHistory',
-        'authorHistory',
-        'channelStats',
-        'recordReply',
-        'search',
-        'append',
-        'session',
-        'clear',
-      ],
-    );
-    this.claims = lazyGroup(async () => (await s()).claims, ['tryClaim', 'release']);
-    this.activeModes = lazyGroup(async () => (await s()).activeModes, ['persist', 'touch', 'remove', 'list']);
-    this.insights = lazyGroup(async () => (await s()).insights, ['topicTrends', 'activity', 'preferences']);
+    this.#observing = new ObserveFront(this.#metrics, this.#guilds, s);
+    const groups = lazyGroups(s);
+    this.facts = groups.facts;
+    this.identity = groups.identity;
+    this.graph = groups.graph;
+    this.admin = groups.admin;
+    this.conversation = groups.conversation;
+    this.claims = groups.claims;
+    this.activeModes = groups.activeModes;
+    this.insights = groups.insights;
     this.ops = createOpsApi({
       runtime: async () => (await s()).rt,
       engine: async () => (await s()).engine,
@@ -198,52 +161,13 @@ export class Memory {
   }
 
   /** Stores a message for background extraction. O(1); never calls a model or an embedder. */
-  async observe(event: MessageEventInput): Promise<ObserveReceipt> {
-    const t0 = performance.now();
-    const parsed = parseMessageEvent(event);
-    let started: Started;
-    try {
-      started = await this.#start();
-    } catch (error) {
-      const rejected = rejectedReceipt(parsed.messageId, error);
-      this.#counted(rejected, parsed.guildId);
-      return rejected;
-    }
-    const receipt = await started.observer.observe(started.rt.store, parsed);
-    this.#counted(receipt, parsed.guildId);
-    this.#metrics.observe('observe', performance.now() - t0);
-    return receipt;
+  observe(event: MessageEventInput): Promise<ObserveReceipt> {
+    return this.#observing.observe(event);
   }
 
-  #counted(receipt: ObserveReceipt, guildId: string): void {
-    if (receipt.status === 'accepted') this.#guilds.add(guildId);
-    this.#metrics.inc('observe', {
-      status: receipt.status,
-      ...(receipt.reason ? { reason: receipt.reason } : {}),
-    });
-  }
-
-  /** Observes messages in order; one receipt each. */
-  async observeMany(events: readonly MessageEventInput[]): Promise<ObserveReceipt[]> {
-    // Every event is validated before the first is stored: a bad one stores nothing.
-    const t0 = performance.now();
-    const parsed = parseInput(observeManySchema, events, 'observeMany').map((e, i) =>
-      parseInput(messageEventSchema, e, 'observeMany', [i]),
-    );
-    let started: Started;
-    try {
-      started = await this.#start();
-    } catch (error) {
-      const receipts = parsed.map((e) => rejectedReceipt(e.messageId, error));
-      for (const [i, receipt] of receipts.entries())
-        this.#counted(receipt, (parsed[i] as MessageEvent).guildId);
-      return receipts;
-    }
-    const receipts = await started.observer.observeMany(started.rt.store, parsed);
-    for (const [i, receipt] of receipts.entries())
-      this.#counted(receipt, (parsed[i] as MessageEvent).guildId);
-    this.#metrics.observe('observe_many', performance.now() - t0);
-    return receipts;
+  /** Observes messages in order, one receipt each; a burst is written in one store transaction. */
+  observeMany(events: readonly MessageEventInput[]): Promise<ObserveReceipt[]> {
+    return this.#observing.observeMany(events);
   }
 
   /**
@@ -295,18 +219,10 @@ export class Memory {
   async context(input: ContextInput): Promise<TwoTierContext> {
     const valid = checkInput(contextSchema, input, 'context').ok;
     const started = valid ? await this.#start().catch(() => null) : null;
-    if (!started) {
-      return {
-        recent: [],
-        longTerm: null,
-        block: '',
-        mode: valid ? (input.mode ?? 'normal') : 'normal',
-        trigger: null,
-        cached: false,
-        warnings: [valid ? RecallWarning.STORE_UNAVAILABLE : RecallWarning.QUERY_INVALID],
-        timings: { hotMs: 0, longTermMs: null },
-      };
-    }
+    if (!started)
+      return valid
+        ? emptyTwoTierContext(input.mode ?? 'normal', RecallWarning.STORE_UNAVAILABLE)
+        : emptyTwoTierContext('normal', RecallWarning.QUERY_INVALID);
     return started.context.context(input);
   }
 
@@ -338,24 +254,7 @@ export class Memory {
   /** Regenerates profile digests now (for the given members, or every member with facts, plus the server). */
   async regenerateSummaries(input: { guildId: string; userIds?: readonly string[] }): Promise<number> {
     parseInput(regenerateSchema, input, 'regenerateSummaries');
-    const { rt, deps, identity } = await this.#start();
-    const subjects: (string | null)[] = input.userIds
-      ? [...input.userIds]
-      : [
-          ...new Set(
-            (await rt.store.facts.topStrength({ guildId: input.guildId }, 500)).map((f) => f.subjectId),
-          ),
-        ];
-    if (!subjects.includes(null)) subjects.push(null);
-    let n = 0;
-    for (const subjectId of subjects) {
-      const name =
-        subjectId === null
-          ? 'the server'
-          : ((await identity.displayName({ guildId: input.guildId, userId: subjectId })) ?? 'a member');
-      if ((await refreshDigest(deps, input.guildId, subjectId, name, true)) === 'updated') n++;
-    }
-    return n;
+    return regenerateDigests(await this.#start(), input);
   }
 
   /** Detects "remember/forget/update/what do you know" commands; a regex gate runs before any model. */
@@ -383,35 +282,14 @@ export class Memory {
       this.#lifetime.abort();
       return;
     }
-    const drain = options.drain ?? true;
-    const timeoutMs = options.timeoutMs ?? 30_000;
-    const deadline = Date.now() + timeoutMs;
-    const abortAt = setTimeout(() => this.#lifetime.abort(), drain ? timeoutMs : 0);
-    abortAt.unref?.();
-    try {
-      const started = await starting.catch(() => null);
-      if (!started) return;
-      await started.loop?.stop();
-      this.#loopRunning = false;
-      await started.engine.idle();
-      if (drain) {
-        const force = !started.rt.store.capabilities.durable;
-        try {
-          while (Date.now() < deadline && !this.#lifetime.signal.aborted) {
-            if ((await started.engine.runPending({ limit: 64, ...(force ? { force } : {}) })) === 0) break;
-          }
-        } catch (error) {
-          started.rt.logger?.({ level: 'warn', event: 'memory.drain_failed', error });
-        }
-      }
-      this.#lifetime.abort();
-      await started.engine.idle();
-      await started.rt.embedder.close().catch(() => undefined);
-      await started.rt.store.close();
-    } finally {
-      clearTimeout(abortAt);
-      this.#lifetime.abort();
-    }
+    await shutDown(starting, {
+      drain: options.drain ?? true,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      lifetime: this.#lifetime,
+      loopStopped: () => {
+        this.#loopRunning = false;
+      },
+    });
   }
 }
 
