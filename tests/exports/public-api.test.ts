@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ActiveModesApi, AdminApi, CitedReply, ClaimsApi, CommandClassification, ContextInput, ConversationApi, FactsApi, FlushReport, ForgetMessageInput, ForgetMessageReport, GraphService, IdentityService, InsightsApi, Memory, MemoryConfigInput, MemoryOverrides, MessageEventInput, ObserveReceipt, OpsApi, PromptContext, PromptContextInput, RecallQueryInput, RecallResult, TwoTierContext } from '@permafrost/core';
+import type { ActiveModesApi, AdminApi, CitedReply, ClaimsApi, CommandClassification, ContextInput, CursorsApi, ConversationApi, FactsApi, FlushReport, ForgetMessageInput, ForgetMessageReport, GraphService, IdentityService, InsightsApi, Memory, MemoryConfigInput, MemoryOverrides, MessageEventInput, ObserveReceipt, OpsApi, PromptContext, PromptContextInput, RecallQueryInput, RecallResult, TwoTierContext } from '@permafrost/core';
 import * as core from '@permafrost/core';
 import * as internal from '@permafrost/core/internal';
 import * as store from '@permafrost/core/store';
@@ -92,6 +92,7 @@ describe('the facade types can be imported from @permafrost/core', () => {
     expectTypeOf<keyof Memory['claims']>().toEqualTypeOf<keyof ClaimsApi>();
     expectTypeOf<keyof Memory['activeModes']>().toEqualTypeOf<keyof ActiveModesApi>();
     expectTypeOf<keyof Memory['insights']>().toEqualTypeOf<keyof InsightsApi>();
+    expectTypeOf<keyof Memory['cursors']>().toEqualTypeOf<keyof CursorsApi>();
     expectTypeOf<Methods<Memory['claims']>['tryClaim']>().toBeFunction();
   });
 });

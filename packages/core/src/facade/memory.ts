@@ -10,6 +10,7 @@ import {
   contextSchema,
   eventsOnSchema,
   flushSchema,
+  observeManyOptionsSchema,
   observeManySchema,
   regenerateSchema,
   registerBotIdSchema,
@@ -56,6 +57,7 @@ export class Memory {
   readonly claims: Lazy<Started['claims']>;
   readonly activeModes: Lazy<Started['activeModes']>;
   readonly insights: Lazy<Started['insights']>;
+  readonly cursors: Lazy<Started['cursors']>;
   readonly ops: OpsApi;
   readonly #overrides: MemoryOverrides;
   readonly #bus: EventBus;
@@ -130,6 +132,7 @@ export class Memory {
     this.claims = lazyGroup(async () => (await s()).claims, ['tryClaim', 'release']);
     this.activeModes = lazyGroup(async () => (await s()).activeModes, ['persist', 'touch', 'remove', 'list']);
     this.insights = lazyGroup(async () => (await s()).insights, ['topicTrends', 'activity', 'preferences']);
+    this.cursors = lazyGroup(async () => (await s()).cursors, ['get', 'set']);
     this.ops = createOpsApi({
       runtime: async () => (await s()).rt,
       engine: async () => (await s()).engine,
@@ -223,10 +226,18 @@ export class Memory {
     });
   }
 
-  /** Observes messages in order; one receipt each. */
-  async observeMany(events: readonly MessageEventInput[]): Promise<ObserveReceipt[]> {
+  /**
+   * Observes messages in order; one receipt each. `history: true` marks past messages imported in
+   * bulk (a channel's history): they do not spend the members' observe rate (`observe.memberBurst`),
+   * which exists for live floods; every other rule applies (bots, opt-outs, content, queue depth).
+   */
+  async observeMany(
+    events: readonly MessageEventInput[],
+    options: { history?: boolean } = {},
+  ): Promise<ObserveReceipt[]> {
     // Every event is validated before the first is stored: a bad one stores nothing.
     const t0 = performance.now();
+    parseInput(observeManyOptionsSchema, options, 'observeMany');
     const parsed = parseInput(observeManySchema, events, 'observeMany').map((e, i) =>
       parseInput(messageEventSchema, e, 'observeMany', [i]),
     );
@@ -239,7 +250,7 @@ export class Memory {
         this.#counted(receipt, (parsed[i] as MessageEvent).guildId);
       return receipts;
     }
-    const receipts = await started.observer.observeMany(started.rt.store, parsed);
+    const receipts = await started.observer.observeMany(started.rt.store, parsed, options);
     for (const [i, receipt] of receipts.entries())
       this.#counted(receipt, (parsed[i] as MessageEvent).guildId);
     this.#metrics.observe('observe_many', performance.now() - t0);
