@@ -43,7 +43,10 @@ export function seedHistory(
   const stored = messages.map((input, i) => {
     const { at, ...rest } = input;
     const time = at === undefined ? start + i * step : new Date(at).getTime();
-    return world.storeMessage(factory.fromUser({ ...rest, channelId, id: ids.next(time) }));
+    // Seeds of other channels may cover the same milliseconds: skip ids already taken.
+    let id = ids.next(time);
+    while (world.messages.has(id)) id = ids.next(time);
+    return world.storeMessage(factory.fromUser({ ...rest, channelId, id }));
   });
   notifier.notify();
   return stored;

@@ -50,6 +50,14 @@ describe('discord emulator: channel history (seeding, paging, threads)', () => {
     ]);
     expect(reply?.message_reference?.message_id).toBe(seeded[0]?.id);
     expect(idsOf(emu.channelMessages(ids.random))[1]).toBe(reply?.id);
+    // Another channel seeded over the same minutes gets ids of its own.
+    const other = emu.seedHistory(ids.general, [{ authorId: ids.bob, content: 'same time' }], {
+      startAt: start,
+    });
+    expect(snowflakeTimestamp(other[0]?.id ?? '')).toBe(start);
+    expect(other[0]?.id).not.toBe(seeded[0]?.id);
+    expect(emu.channelMessages(ids.random)).toHaveLength(252);
+    expect(idsOf(emu.channelMessages(ids.general))).toEqual(idsOf(other));
   });
 
   it('pages newest first by before / after / around, like Discord, and answers as REST (no member, no guild_id)', async () => {
