@@ -52,8 +52,8 @@ describe('importChannelHistory options', () => {
         `/guilds/${G}/members/${ids.quinn}`,
       ].sort(),
     );
-    for (let i = 1; i < mine.length; i++)
-      expect((mine[i]?.at ?? 0) - (mine[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(40);
+    // Turns are 50 ms apart; arrivals may jitter, the span cannot shrink.
+    expect((mine.at(-1)?.at ?? 0) - (mine[0]?.at ?? 0)).toBeGreaterThanOrEqual(3 * 50 - 10);
     expect(mine[0]?.query).toMatchObject({ limit: '100' });
     expect(mine.at(-1)?.query).toMatchObject({ limit: '20', before: seeded[150]?.id });
     // The fetched member's roles and nickname apply as they do live: Quinn's role is ignored.
