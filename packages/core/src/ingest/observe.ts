@@ -139,7 +139,7 @@ export class Observer {
   async observeMany(
     store: MemoryStore,
     events: readonly MessageEvent[],
-    options: { readonly history?: boolean } = {},
+    options: { history?: boolean } = {},
   ): Promise<ObserveReceipt[]> {
     const receipts: ObserveReceipt[] = new Array(events.length);
     const optedOut = new Map<string, ReadonlySet<string>>();
@@ -173,15 +173,12 @@ export class Observer {
     return event.authorIsBot || this.#deps.isBot(event.authorId);
   }
 
-  /**
-   * `prepare` plus the member's rate (edits and imported history are exempt): a receipt, or the
-   * row to store.
-   */
+  /** `prepare` plus the member's rate (edits and imported history exempt): a receipt, or the row. */
   #admissible(event: MessageEvent, history = false): ObserveReceipt | StoredMessage {
     const prepared = this.prepare(event);
     if (!('kind' in prepared)) return prepared;
     // One member's flood spends that member's share only: it never takes another member's room.
-    // Imported history is not a flood: it must not spend the share the member's live messages need.
+    // Imported history is no flood: it must not spend the share the member's live messages need.
     const { rate, clock } = this.#deps;
     if (!event.edited && !history && rate && !rate.take(prepared.guildId, prepared.authorId, clock.now()))
       return receipt(prepared.messageId, ObserveStatus.REJECTED, RejectReason.MEMBER_OVER_RATE);
