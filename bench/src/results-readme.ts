@@ -12,6 +12,7 @@ export const SUITE_ORDER = [
   'embeddings',
   'mem0',
   'flood',
+  'history-import',
 ] as const;
 
 export function loadResults(dir: string): BenchResult[] {
@@ -171,6 +172,24 @@ function suiteTable(r: BenchResult): string[] {
       );
       out.push(
         `| extraction calls on the flood / all calls | ${res['callsOnFlood']} / ${res['modelCalls']} |`,
+      );
+      break;
+    }
+    case 'history-import': {
+      const rerun = res['rerun'] as Record<string, number>;
+      const x = res['extraction'] as Record<string, number>;
+      out.push('| measure | value |', '| --- | ---: |');
+      out.push(
+        `| messages read / stored / skipped | ${res['fetched']} / ${res['stored']} / ${res['skipped']} |`,
+      );
+      out.push(
+        `| requests, seconds, messages stored per second | ${res['requests']}, ${res['importSeconds']} s, ${num(res['messagesPerSecond'] as number, 'msg/s')} |`,
+      );
+      out.push(
+        `| second run: requests, stored, time | ${rerun['requests']}, ${rerun['stored']}, ${rerun['ms']} ms |`,
+      );
+      out.push(
+        `| extraction afterwards: batches, LLM calls, per 1,000 messages, seconds | ${x['batches']}, ${x['llmCalls']}, ${x['callsPer1000']}, ${x['seconds']} s |`,
       );
       break;
     }

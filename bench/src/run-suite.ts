@@ -25,6 +25,7 @@ export const SUITES: Record<string, () => Promise<Suite>> = {
   embeddings: async () => (await import('./suites/embeddings.js')).embeddingsSuite,
   mem0: async () => (await import('./suites/mem0.js')).mem0Suite,
   flood: async () => (await import('./suites/flood.js')).floodSuite,
+  'history-import': async () => (await import('./suites/history-import.js')).historyImportSuite,
 };
 
 export const SUITE_NAMES = Object.keys(SUITES);

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EmulatorCore } from './core.js';
-import { EventPublisher } from './event-publisher.js';
+import { botToken, createCore, createRouter } from './emulator-parts.js';
 import {
   type DispatchOptions,
   Gateway,
@@ -10,37 +9,28 @@ import {
   type GatewaySessionInfo,
 } from './gateway.js';
 import { GatewayCloseCode, PRIVILEGED_INTENTS } from './gateway-protocol.js';
+import { type HistoryMessageInput, type SeedHistoryOptions, seedHistory } from './history-seed.js';
 import { createHttpServer } from './http-server.js';
 import type { ButtonClick, CommandInvocation } from './interaction-payloads.js';
-import { type InteractionHandle, InteractionRegistry } from './interactions.js';
-import { MessageFactory, type UserMessageInput } from './messages.js';
+import type { InteractionHandle } from './interactions.js';
+import type { UserMessageInput } from './messages.js';
 import { ChangeNotifier } from './notifier.js';
 import { type PendingRequest, type RequestHold, RequestHolds } from './request-holds.js';
-import { registerChannelRoutes } from './rest-channels.js';
-import { registerCommandRoutes } from './rest-commands.js';
-import { registerInteractionRoutes } from './rest-interactions.js';
-import { registerMetaRoutes } from './rest-meta.js';
-import { Router } from './router.js';
 import { Scripting } from './scripting.js';
 import { type ChannelChanges, type RoleChanges, updateChannel, updateRole } from './scripting-permissions.js';
 import type {
-  ApiAttachment,
   ApiChannel,
-  ApiCommand,
   ApiMessage,
   ApiRole,
-  ApiUser,
   ChannelSeed,
   EmulatorOptions,
   JsonObject,
   MemberSeed,
-  RecordedFile,
   RecordedRequest,
   UserSeed,
 } from './types.js';
 import { World } from './world.js';
-
-const DEFAULT_TIMEOUT_MS = 5_000;
+import { DEFAULT_TIMEOUT_MS, WorldView } from './world-view.js';
 
 /** discord.js client options pointing at the emulator (spread into `new Client({...})`). */
 export interface EmulatorClientOptions {
@@ -54,56 +44,42 @@ export async function startDiscordEmulator(options: EmulatorOptions): Promise<Di
   return emulator;
 }
 
-export class DiscordEmulator {
+export class DiscordEmulator extends WorldView {
   readonly token: string;
   /** Unexpected handler exceptions (answered as HTTP 500). Tests can assert this stays empty. */
   readonly errors: unknown[] = [];
-  readonly #world: World;
   readonly #core: EmulatorCore;
   readonly #gateway: Gateway;
   readonly #server: Server;
   readonly #script: Scripting;
-  readonly #notifier = new ChangeNotifier();
   readonly #requests: RecordedRequest[] = [];
-  readonly #holds = new RequestHolds(this.#notifier);
+  readonly #holds = new RequestHolds(this.notifier);
   #port = 0;
 
   constructor(options: EmulatorOptions) {
-    // Shaped like a real bot token: base64(user id).base64(timestamp).hmac
-    const stamp = Buffer.from(Math.floor(Date.now() / 1000).toString(16), 'hex').toString('base64url');
-    this.token =
-      options.token ??
-      `${Buffer.from(options.botUser.id).toString('base64url')}.${stamp}.${randomBytes(20).toString('base64url')}`;
-    this.#world = new World(options);
-    const notifier = this.#notifier;
+    super(new World(options), new ChangeNotifier());
+    this.token = options.token ?? botToken(options.botUser.id);
+    const notifier = this.notifier;
     this.#gateway = new Gateway({
-      world: this.#world,
+      world: this.world,
       token: this.token,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
       privilegedIntents: options.privilegedIntents ?? PRIVILEGED_INTENTS,
       resumeUrl: () => `ws://127.0.0.1:${this.#port}/gateway/resume`,
       onChange: () => notifier.notify(),
     });
-    this.#core = {
-      world: this.#world,
-      factory: new MessageFactory(this.#world, () => `http://127.0.0.1:${this.#port}`),
-      publish: new EventPublisher(this.#gateway, this.#world),
+    this.#core = createCore({
+      world: this.world,
       gateway: this.#gateway,
-      interactions: new InteractionRegistry(),
       notifier,
       token: this.token,
       echoBotMessages: options.echoBotMessages ?? true,
-      gatewayUrl: () => this.gatewayUrl,
-    };
-    const router = new Router();
-    registerMetaRoutes(router, this.#core);
-    registerCommandRoutes(router, this.#core);
-    registerChannelRoutes(router, this.#core);
-    registerInteractionRoutes(router, this.#core);
+      port: () => this.#port,
+    });
     this.#server = createHttpServer({
-      router,
+      router: createRouter(this.#core),
       token: this.token,
-      file: (id) => this.#world.files.get(id),
+      file: (id) => this.world.files.get(id),
       onRequest: (record) => {
         this.#requests.push(record);
         notifier.notify();
@@ -138,14 +114,6 @@ export class DiscordEmulator {
     return `ws://127.0.0.1:${this.#port}/gateway`;
   }
 
-  get applicationId(): string {
-    return this.#world.applicationId;
-  }
-
-  get botUser(): ApiUser {
-    return this.#world.botUser;
-  }
-
   clientOptions(): EmulatorClientOptions {
     return { rest: { api: this.restUrl } };
   }
@@ -168,7 +136,7 @@ export class DiscordEmulator {
     predicate: (r: RecordedRequest) => boolean,
     timeoutMs = DEFAULT_TIMEOUT_MS,
   ): Promise<RecordedRequest> {
-    return this.#notifier.waitFor(() => this.#requests.find(predicate), timeoutMs, 'a matching REST request');
+    return this.notifier.waitFor(() => this.#requests.find(predicate), timeoutMs, 'a matching REST request');
   }
 
   /** Gateway frames received from clients (heartbeats, IDENTIFY, RESUME, op 8, ...). */
@@ -182,7 +150,7 @@ export class DiscordEmulator {
 
   /** Resolves once at least `count` identified sessions are connected. */
   waitForIdentify(count = 1, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<GatewaySessionInfo[]> {
-    return this.#notifier.waitFor(
+    return this.notifier.waitFor(
       () => {
         const live = this.sessions().filter((s) => s.connected);
         return live.length >= count ? live : undefined;
@@ -192,51 +160,19 @@ export class DiscordEmulator {
     );
   }
 
-  /** Every message the bot created (channel sends, interaction replies and followups, incl. ephemeral), oldest first. */
-  sentMessages(channelId?: string): ApiMessage[] {
-    const botId = this.#world.botUser.id;
-    return [...this.#world.messages.values()].filter(
-      (m) => m.author.id === botId && (channelId === undefined || m.channel_id === channelId),
-    );
-  }
-
-  /** Resolves with the first bot message (already sent or future) matching `predicate`. */
-  waitForMessage(predicate: (m: ApiMessage) => boolean, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ApiMessage> {
-    return this.#notifier.waitFor(
-      () => this.sentMessages().find(predicate),
-      timeoutMs,
-      'a matching bot message',
-    );
-  }
-
-  /** Channel history (all authors, ephemeral excluded), oldest first. */
-  channelMessages(channelId: string): ApiMessage[] {
-    return this.#world.messagesIn(channelId);
-  }
-
-  message(id: string): ApiMessage | undefined {
-    return this.#world.messages.get(id);
-  }
-
-  channel(id: string): ApiChannel | undefined {
-    return this.#world.channels.get(id);
-  }
-
-  /** Bytes of an attachment (by object or id). */
-  attachment(attachment: ApiAttachment | string): RecordedFile | undefined {
-    return this.#world.files.get(typeof attachment === 'string' ? attachment : attachment.id);
-  }
-
-  /** Application commands registered over REST (global by default, or for a guild). */
-  commands(guildId?: string): ApiCommand[] {
-    return this.#world.commands.get(guildId ?? 'global') ?? [];
-  }
-
-  member(guildId: string, userId: string): { nick: string | null; roles: string[] } | undefined {
-    return this.#world.guilds.get(guildId)?.members.get(userId);
-  }
-
   // ------------------------------------------------------------------ scripting (user / Discord side)
+
+  /**
+   * Past messages of a channel, oldest first, stored without gateway events (as if posted before the
+   * bot connected): `GET /channels/:id/messages` pages through them like Discord. Bulk-friendly.
+   */
+  seedHistory(
+    channelId: string,
+    messages: readonly HistoryMessageInput[],
+    options?: SeedHistoryOptions,
+  ): ApiMessage[] {
+    return seedHistory(this.#core, channelId, messages, options);
+  }
 
   /** A user posts a message: stored for GET and dispatched as MESSAGE_CREATE. */
   sendMessage(input: UserMessageInput): ApiMessage {
@@ -326,7 +262,7 @@ export class DiscordEmulator {
    * code 4004 (unrecoverable for discord.js) so they stop reconnecting instead of spinning forever.
    */
   async close(): Promise<void> {
-    this.#notifier.cancelAll(new Error('Discord emulator closed'));
+    this.notifier.cancelAll(new Error('Discord emulator closed'));
     this.#holds.releaseAll();
     await this.#gateway.close();
     this.#server.closeAllConnections();

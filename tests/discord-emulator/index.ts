@@ -12,6 +12,7 @@ export {
   PRIVILEGED_INTENTS,
   shardOf,
 } from './gateway-protocol.js';
+export type { HistoryMessageInput, SeedHistoryOptions } from './history-seed.js';
 export {
   type ButtonClick,
   type CommandInvocation,

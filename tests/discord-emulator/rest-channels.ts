@@ -1,8 +1,10 @@
 import { type EmulatorCore, storeBotMessage } from './core.js';
-import { ApiError, invalidBody } from './http-errors.js';
+import { ApiError } from './http-errors.js';
+import { clampInt, pageMessages, restMessage } from './message-paging.js';
 import { EPHEMERAL } from './messages.js';
 import { asObject, param } from './rest-meta.js';
 import type { RestContext, Router } from './router.js';
+import { isThreadType } from './seed-payloads.js';
 import { compareSnowflakes } from './snowflake.js';
 import type { ApiMessage, MessageBody } from './types.js';
 
@@ -30,9 +32,12 @@ export function registerChannelRoutes(router: Router, core: EmulatorCore): void 
     }))
     .add('GET', '/channels/:channelId/messages', (ctx) => {
       const channel = world.channel(param(ctx, 'channelId'));
-      return { status: 200, body: pageMessages(world.messagesIn(channel.id), ctx.query) };
+      return { status: 200, body: pageMessages(world, channel.id, ctx.query) };
     })
-    .add('GET', '/channels/:channelId/messages/:messageId', (ctx) => ({ status: 200, body: messageIn(ctx) }))
+    .add('GET', '/channels/:channelId/messages/:messageId', (ctx) => ({
+      status: 200,
+      body: restMessage(messageIn(ctx)),
+    }))
     .add('POST', '/channels/:channelId/messages', (ctx) => {
       const channel = world.channel(param(ctx, 'channelId'));
       const body: MessageBody = asObject(ctx.body ?? {});
@@ -68,8 +73,10 @@ export function registerChannelRoutes(router: Router, core: EmulatorCore): void 
       return { status: 200, body: guild };
     })
     .add('GET', '/guilds/:guildId/channels', (ctx) => {
+      // Discord lists the guild's channels without threads (those have their own routes).
       const guild = world.guild(param(ctx, 'guildId'));
-      return { status: 200, body: guild.channelIds.map((id) => world.channel(id)) };
+      const channels = guild.channelIds.map((id) => world.channel(id)).filter((c) => !isThreadType(c.type));
+      return { status: 200, body: channels };
     })
     .add('GET', '/guilds/:guildId/roles', (ctx) => ({
       status: 200,
@@ -106,43 +113,6 @@ export function registerChannelRoutes(router: Router, core: EmulatorCore): void 
         body: world.memberPayload(guildId, world.member(guildId, param(ctx, 'userId')).userId),
       };
     });
-}
-
-/** Discord's paging: newest first, `limit` 1-100 (default 50), one of before/after/around. */
-function pageMessages(all: ApiMessage[], query: URLSearchParams): ApiMessage[] {
-  const limit = clampInt(query.get('limit'), 50, 1, 100);
-  const before = query.get('before');
-  const after = query.get('after');
-  const around = query.get('around');
-  const newestFirst = [...all].reverse();
-  if (after !== null) {
-    return all
-      .filter((m) => compareSnowflakes(m.id, after) > 0)
-      .slice(0, limit)
-      .reverse();
-  }
-  if (around !== null) {
-    const older = newestFirst
-      .filter((m) => compareSnowflakes(m.id, around) <= 0)
-      .slice(0, Math.ceil(limit / 2));
-    const newer = all
-      .filter((m) => compareSnowflakes(m.id, around) > 0)
-      .slice(0, Math.floor(limit / 2))
-      .reverse();
-    return [...newer, ...older];
-  }
-  const filtered =
-    before === null ? newestFirst : newestFirst.filter((m) => compareSnowflakes(m.id, before) < 0);
-  return filtered.slice(0, limit);
-}
-
-function clampInt(raw: string | null, fallback: number, min: number, max: number): number {
-  if (raw === null) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw invalidBody(`limit: must be an integer between ${min} and ${max}`);
-  }
-  return value;
 }
 
 export const contentTooLong = (): ApiError =>

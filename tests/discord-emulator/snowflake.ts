@@ -10,8 +10,14 @@ const PROCESS_ID = 0n;
 const MAX_INCREMENT = 0xfffn;
 
 export class SnowflakeGenerator {
+  readonly #worker: bigint;
   #lastTimestamp = 0n;
   #increment = 0n;
+
+  /** `workerId` (0–31) keeps ids of separate generators apart even within one millisecond. */
+  constructor(workerId = Number(WORKER_ID)) {
+    this.#worker = BigInt(workerId & 31);
+  }
 
   /** Returns a new snowflake; `atMs` defaults to now but never moves the sequence backwards. */
   next(atMs: number = Date.now()): string {
@@ -27,7 +33,7 @@ export class SnowflakeGenerator {
       this.#increment = 0n;
     }
     this.#lastTimestamp = timestamp;
-    return ((timestamp << 22n) | (WORKER_ID << 17n) | (PROCESS_ID << 12n) | this.#increment).toString();
+    return ((timestamp << 22n) | (this.#worker << 17n) | (PROCESS_ID << 12n) | this.#increment).toString();
   }
 }
 
@@ -54,4 +60,27 @@ export function compareSnowflakes(a: string, b: string): number {
   const x = BigInt(a);
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Inserts a snowflake into an ascending list (an append for every new message; history seeds may land earlier). */
+export function insertSnowflake(list: string[], id: string): void {
+  const last = list[list.length - 1];
+  if (last === undefined || compareSnowflakes(last, id) < 0) {
+    list.push(id);
+    return;
+  }
+  list.splice(lowerBound(list, id), 0, id);
+}
+
+/** Index of the first id in an ascending list that is not below `id`. */
+export function lowerBound(list: readonly string[], id: string): number {
+  const target = BigInt(id);
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (BigInt(list[mid] as string) < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -1,6 +1,6 @@
 import { ApiError } from './http-errors.js';
 import { ADMINISTRATOR, channelPayload, isThreadType, rolePayload, userPayload } from './seed-payloads.js';
-import { compareSnowflakes, snowflakeTimestamp } from './snowflake.js';
+import { compareSnowflakes, insertSnowflake, snowflakeTimestamp } from './snowflake.js';
 import type {
   ApiChannel,
   ApiCommand,
@@ -236,11 +236,11 @@ export class World {
   storeMessage(message: ApiMessage, options: { listed?: boolean } = {}): ApiMessage {
     if (!this.messages.has(message.id) && options.listed !== false) {
       const list = this.#channelMessages.get(message.channel_id) ?? [];
-      list.push(message.id);
+      insertSnowflake(list, message.id);
       this.#channelMessages.set(message.channel_id, list);
       const channel = this.channels.get(message.channel_id);
       if (channel) {
-        channel.last_message_id = message.id;
+        if (list[list.length - 1] === message.id) channel.last_message_id = message.id;
         if (isThreadType(channel.type)) {
           channel.message_count = (channel.message_count ?? 0) + 1;
           channel.total_message_sent = (channel.total_message_sent ?? 0) + 1;
@@ -259,6 +259,11 @@ export class World {
     const index = list?.indexOf(id) ?? -1;
     if (list && index >= 0) list.splice(index, 1);
     return message;
+  }
+
+  /** Ids of a channel's listed messages, oldest first (ascending snowflakes, as Discord orders them). */
+  messageIdsIn(channelId: string): readonly string[] {
+    return this.#channelMessages.get(channelId) ?? [];
   }
 
   /** Messages of a channel, oldest first. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startBot as startOmniBot } from '@permafrost/example-omni-bot';
+import { importServerHistory, startBot as startOmniBot } from '@permafrost/example-omni-bot';
 import { startBot as startPingBot } from '@permafrost/example-ping-reply-bot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DiscordEmulator, startDiscordEmulator } from '../discord-emulator/index.js';
@@ -101,6 +101,43 @@ describe('examples start against the emulator and answer a ping', () => {
       subcommand: 'show',
     });
     expect((await show.reply()).content).toContain('bakery');
+  });
+
+  it('omni-bot imports the history a server already has (importServerHistory), then a run resumes', async () => {
+    await start();
+    const seeded = emu.seedHistory(
+      ids.offTopic,
+      Array.from({ length: 230 }, (_, i) => ({
+        authorId: i % 2 ? ids.alice : ids.bob,
+        content: `old news ${i}`,
+      })),
+    );
+    const options = {
+      token: emu.token,
+      clientOptions: emu.clientOptions(),
+      guildId: G,
+      dbPath: join(dir.path, 'omni-import.db'),
+    };
+    const stop = new AbortController();
+    const first = await importServerHistory({
+      ...options,
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.totals.fetched >= 100) stop.abort();
+      },
+    });
+    expect([first.stopped, first.stored]).toEqual(['aborted', 100]);
+    const second = await importServerHistory(options);
+    expect([second.stopped, second.stored, second.duplicates]).toEqual([null, 130, 0]);
+    // The bot started on that database answers from the imported history.
+    const bot = await startOmniBot({ ...options, registerCommands: false });
+    stops.push(() => bot.stop());
+    const stored = await bot.memory.conversation.threadHistory({
+      guildId: G,
+      channelId: ids.offTopic,
+      limit: 1000,
+    });
+    expect(stored.map((m) => m.messageId)).toEqual(seeded.map((m) => m.id));
   });
 
   it('two omni-bot processes on one database answer each ping once', async () => {

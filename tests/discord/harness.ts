@@ -114,12 +114,14 @@ export async function startHarness(
     command?: MemoryCommandOptions;
     config?: MemoryConfigInput;
     client?: Partial<ClientOptions>;
+    /** The scripted guild (default `guildSeed()`). */
+    guild?: GuildSeed;
   } = {},
 ): Promise<Harness> {
   const dir = tempDir();
   const emu = await startDiscordEmulator({
     botUser: { id: ids.bot, username: 'permafrost' },
-    guilds: [guildSeed()],
+    guilds: [options.guild ?? guildSeed()],
   });
   const memory = testMemory(storageUrl(dir.path), options.config);
   const client = new Client({ intents, ...emu.clientOptions(), ...options.client });

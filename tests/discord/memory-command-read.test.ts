@@ -13,7 +13,7 @@ describe('/memory: reading', () => {
     await h.close();
   });
 
-  it('registers one command with the ten subcommands', async () => {
+  it('registers one command with the eleven subcommands', async () => {
     h = await startHarness();
     const json = memoryCommand();
     expect(json.name).toBe('memory');
@@ -28,6 +28,7 @@ describe('/memory: reading', () => {
       'optout',
       'export',
       'purge',
+      'import',
     ]);
     expect(h.emu.commands().map((c) => c.name)).toEqual(['memory']);
   });

@@ -9,6 +9,7 @@ import type {
   CommandClassification,
   ContextInput,
   ConversationApi,
+  CursorsApi,
   FactsApi,
   FlushReport,
   ForgetMessageInput,
@@ -118,6 +119,7 @@ describe('the facade types can be imported from @permafrost/core', () => {
     expectTypeOf<keyof Memory['claims']>().toEqualTypeOf<keyof ClaimsApi>();
     expectTypeOf<keyof Memory['activeModes']>().toEqualTypeOf<keyof ActiveModesApi>();
     expectTypeOf<keyof Memory['insights']>().toEqualTypeOf<keyof InsightsApi>();
+    expectTypeOf<keyof Memory['cursors']>().toEqualTypeOf<keyof CursorsApi>();
     expectTypeOf<Methods<Memory['claims']>['tryClaim']>().toBeFunction();
   });
 });

@@ -108,6 +108,7 @@ async function snapshot(memory: Memory): Promise<string> {
     session: await memory.conversation.session('ses-1', { limit: 1000 }),
     modes: await memory.activeModes.list({ allInstances: true, activeWithinMinutes: 525_600 }),
     optOut: await memory.admin.getOptOut({ guildId: GUILD_A, userId: BOB.id }),
+    cursor: await memory.cursors.get({ guildId: GUILD_A, key: 'example:cursor' }),
   });
 }
 
@@ -126,6 +127,7 @@ async function seeded(instance: StoreInstance): Promise<{ memory: Memory; world:
   });
   await memory.conversation.append({ sessionId: 'ses-1', role: 'user', content: 'hello there' });
   await memory.activeModes.persist({ guildId: GUILD_A, channelId: CHANNEL_A, mode: 'chatty' });
+  await memory.cursors.set({ guildId: GUILD_A, key: 'example:cursor', value: 'seeded' });
   const exportDoc = await memory.admin.exportGuild({ guildId: GUILD_A });
   return { memory, world: { alice: ALICE, bob: BOB, factId: fact.id, exportDoc } };
 }

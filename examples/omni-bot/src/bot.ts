@@ -70,13 +70,16 @@ export async function startBot(options: OmniBotOptions): Promise<RunningBot> {
       ...(options.instanceId ? { instanceId: options.instanceId } : {}),
     },
   );
-  const wiring = setupDiscordMemory(client, memory, {
+  const wiringOptions: DiscordMemoryOptions = {
     backfillAliases: true,
     ...options.wiring,
     ...(log ? { logger: log } : {}),
-  });
+  };
+  const wiring = setupDiscordMemory(client, memory, wiringOptions);
   const writer = createReplyWriter(memory.config.llm);
   const commandOptions: MemoryCommandOptions = {
+    // `/memory import` (admins): the server's history, with the same filters as the live wiring.
+    historyImport: { filters: wiringOptions },
     ...options.commands,
     claimInteractions: true,
     ...(log ? { logger: log } : {}),

@@ -7,8 +7,17 @@ export {
 export { handleMemoryInteraction } from './commands/handle-memory-interaction.js';
 export { MemorySubcommand, memoryCommand } from './commands/memory-command.js';
 export { isMemoryAdmin } from './commands/permissions.js';
+export type {
+  ChannelImportResult,
+  ChannelImportStatus,
+  ImportCountsByKind,
+  ImportHistoryOptions,
+  ImportHistoryResult,
+  ImportProgress,
+} from './history/history-types.js';
+export { importChannelHistory } from './history/import-channel-history.js';
 export { displayNameOf, memoryGuildId, toMessageEvent } from './message-event.js';
-export type { DiscordMemoryOptions, MemoryCommandOptions } from './options.js';
+export type { DiscordMemoryOptions, HistoryImportCommandOptions, MemoryCommandOptions } from './options.js';
 export { claimBeforeReply } from './reply/claim-before-reply.js';
 export { isAddressedTo, type PromptRequest, promptFromMessage } from './reply/prompt-from-message.js';
 export { type CitationSource, type ReplyOptions, replyWithCitations } from './reply/reply-with-citations.js';

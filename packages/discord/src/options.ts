@@ -48,5 +48,27 @@ export interface MemoryCommandOptions {
    * (`memory.claims.tryClaim`), so exactly one process replies (default false).
    */
   readonly claimInteractions?: boolean;
+  /**
+   * Turns on `/memory import` (admins only): imports the server's message history with
+   * `importChannelHistory`. Without it the subcommand answers that import is not set up.
+   */
+  readonly historyImport?: HistoryImportCommandOptions;
   readonly logger?: Logger;
+}
+
+/** How `/memory import` runs the history import. */
+export interface HistoryImportCommandOptions {
+  /**
+   * The options given to `setupDiscordMemory`: its guild allow-list, `ignoredChannelIds` and
+   * `ignoredRoleIds` apply to the import exactly as to live messages.
+   */
+  readonly filters: DiscordMemoryOptions;
+  /** Most Discord requests per second (default 5). */
+  readonly maxRequestsPerSecond?: number;
+  /** Most messages read per channel in one run (default: no limit; the next run continues). */
+  readonly limitPerChannel?: number;
+  /** Shortest time between two edits of the progress message (default 5,000 ms, at least 1,000). */
+  readonly progressIntervalMs?: number;
+  /** Stops imports in progress, for example when the bot shuts down (they continue on the next run). */
+  readonly signal?: AbortSignal;
 }

@@ -11,6 +11,9 @@ const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [
 
 export const observeManySchema = z.array(z.unknown()).max(MAX_OBSERVE_MANY);
 
+/** `observeMany`'s options: `history` marks past messages imported in bulk. */
+export const observeManyOptionsSchema = z.object({ history: z.boolean().optional() }).strict();
+
 export const flushSchema = z.object({ guildId: id.optional(), report: z.boolean().optional() }).strict();
 
 export const statsSchema = z.object({ guildId: id }).strict();

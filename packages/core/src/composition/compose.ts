@@ -1,4 +1,5 @@
 import { type AdminApi, createAdminApi } from '../api/admin-api.js';
+import { type CursorsApi, createCursorsApi } from '../api/cursors-api.js';
 import { createFactsApi, type FactsApi } from '../api/facts-api.js';
 import { createForgetApi, type ForgetApi } from '../api/forget-api.js';
 import { createPromptContextService, type PromptContextService } from '../context/prompt-context-service.js';
@@ -44,6 +45,7 @@ export interface Started {
   readonly claims: ReturnType<typeof createClaimsApi>;
   readonly activeModes: ReturnType<typeof createActiveModesApi>;
   readonly insights: InsightsApi;
+  readonly cursors: CursorsApi;
   readonly loop: WorkerLoop | null;
 }
 
@@ -194,6 +196,7 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     claims: createClaimsApi(coordination),
     activeModes: createActiveModesApi({ store, clock, owner: config.conversation.modesOwner }),
     insights: createInsightsApi({ store, clock, access: rt.access }),
+    cursors: createCursorsApi({ cursors: store.cursors }),
     loop,
   };
 }

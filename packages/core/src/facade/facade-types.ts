@@ -4,6 +4,7 @@ import type { createActiveModesApi, createClaimsApi } from '../conversation/coor
 
 export type { AdminApi, UserExport } from '../api/admin-api.js';
 export type { CommandClassification } from '../api/classify-command.js';
+export type { CursorsApi } from '../api/cursors-api.js';
 export type { FactsApi, RememberInput } from '../api/facts-api.js';
 export type { FlushReport } from '../api/flush.js';
 export type { ForgetApi, ForgetMessageInput, ForgetMessageReport } from '../api/forget-api.js';

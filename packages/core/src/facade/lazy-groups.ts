@@ -11,6 +11,7 @@ export interface MemoryGroups {
   readonly claims: Lazy<Started['claims']>;
   readonly activeModes: Lazy<Started['activeModes']>;
   readonly insights: Lazy<Started['insights']>;
+  readonly cursors: Lazy<Started['cursors']>;
 }
 
 /** Every group with its full method list (the compiler checks each list is complete). */
@@ -65,5 +66,6 @@ export function lazyGroups(s: () => Promise<Started>): MemoryGroups {
     claims: lazyGroup(async () => (await s()).claims, ['tryClaim', 'release']),
     activeModes: lazyGroup(async () => (await s()).activeModes, ['persist', 'touch', 'remove', 'list']),
     insights: lazyGroup(async () => (await s()).insights, ['topicTrends', 'activity', 'preferences']),
+    cursors: lazyGroup(async () => (await s()).cursors, ['get', 'set']),
   };
 }

@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type CommandClassification, classifyCommand } from '../api/classify-command.js';
-import { emptyPromptContext, emptyTwoTierContext } from '../api/empty-context.js';
 import { type FlushReport, flushNow } from '../api/flush.js';
 import type { ForgetMessageInput, ForgetMessageReport } from '../api/forget-api.js';
 import {
-  citeSchema,
   classifyCommandSchema,
   closeSchema,
-  contextSchema,
   eventsOnSchema,
   flushSchema,
   regenerateSchema,
@@ -19,24 +16,23 @@ import type { MemoryOverrides } from '../composition/overrides.js';
 import { buildRuntime } from '../composition/runtime.js';
 import { isolatedOverrides, validateOverrides } from '../composition/user-code.js';
 import { type MemoryConfig, type MemoryConfigInput, parseConfig } from '../config/index.js';
-import { cite as citeReply } from '../context/cite.js';
 import type { PromptContextInput } from '../context/prompt-context-service.js';
 import type { CitedReply, PromptContext } from '../context/prompt-context-types.js';
 import type { ContextInput, TwoTierContext } from '../conversation/context-service.js';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import type { ObserveReceipt } from '../ingest/observe-receipts.js';
 import type { GuildStats } from '../model/admin.js';
-import { RecallWarning } from '../model/enums.js';
 import type { MessageEventInput } from '../model/message.js';
 import { EventBus, type MemoryEvents, type MemoryEventType } from '../observability/events.js';
 import { MetricsRegistry } from '../observability/metrics.js';
 import type { RecallQueryInput } from '../recall/recall-query.js';
 import type { RecallResult } from '../recall/recall-types.js';
-import { checkInput, parseInput, parseNoArgs } from '../validation/index.js';
+import { parseInput, parseNoArgs } from '../validation/index.js';
 import type { Lazy } from './lazy-group.js';
 import { lazyGroups } from './lazy-groups.js';
 import { ObserveFront } from './observe-front.js';
 import { createOpsApi, type OpsApi } from './ops-api.js';
+import { ReadFront } from './read-front.js';
 import { regenerateDigests } from './regenerate-digests.js';
 import { shutDown } from './shutdown.js';
 
@@ -57,6 +53,7 @@ export class Memory {
   readonly claims: Lazy<Started['claims']>;
   readonly activeModes: Lazy<Started['activeModes']>;
   readonly insights: Lazy<Started['insights']>;
+  readonly cursors: Lazy<Started['cursors']>;
   readonly ops: OpsApi;
   readonly #overrides: MemoryOverrides;
   readonly #bus: EventBus;
@@ -65,6 +62,7 @@ export class Memory {
   readonly #guilds = new Set<string>();
   readonly #instanceId: string;
   readonly #observing: ObserveFront;
+  readonly #reading: ReadFront;
   #starting: Promise<Started> | null = null;
   #closed = false;
   /** Aborted by close(): model calls in flight end with CLOSED. */
@@ -84,6 +82,7 @@ export class Memory {
     };
     const s = () => this.#start();
     this.#observing = new ObserveFront(this.#metrics, this.#guilds, s);
+    this.#reading = new ReadFront(this.#metrics, s);
     const groups = lazyGroups(s);
     this.facts = groups.facts;
     this.identity = groups.identity;
@@ -93,6 +92,7 @@ export class Memory {
     this.claims = groups.claims;
     this.activeModes = groups.activeModes;
     this.insights = groups.insights;
+    this.cursors = groups.cursors;
     this.ops = createOpsApi({
       runtime: async () => (await s()).rt,
       engine: async () => (await s()).engine,
@@ -165,9 +165,17 @@ export class Memory {
     return this.#observing.observe(event);
   }
 
-  /** Observes messages in order, one receipt each; a burst is written in one store transaction. */
-  observeMany(events: readonly MessageEventInput[]): Promise<ObserveReceipt[]> {
-    return this.#observing.observeMany(events);
+  /**
+   * Observes messages in order, one receipt each; a burst is written in one store transaction.
+   * `history: true` marks past messages imported in bulk (a channel's history): they do not spend
+   * the members' observe rate (`observe.memberBurst`), which exists for live floods; every other
+   * rule applies (bots, opt-outs, content, queue depth).
+   */
+  observeMany(
+    events: readonly MessageEventInput[],
+    options: { history?: boolean } = {},
+  ): Promise<ObserveReceipt[]> {
+    return this.#observing.observeMany(events, options);
   }
 
   /**
@@ -189,55 +197,23 @@ export class Memory {
   }
 
   /** Zero-model hybrid recall. Never throws: failures become warnings and degraded channels. */
-  async recall(query: RecallQueryInput): Promise<RecallResult> {
-    const t0 = performance.now();
-    try {
-      const result = await (await this.#start()).recall.recall(query);
-      this.#metrics.observe('recall', performance.now() - t0);
-      return result;
-    } catch {
-      this.#metrics.inc('recall.errors');
-      return { facts: [], warnings: [RecallWarning.STORE_UNAVAILABLE], degradedChannels: [] };
-    }
+  recall(query: RecallQueryInput): Promise<RecallResult> {
+    return this.#reading.recall(query);
   }
 
   /** The labelled memory block for a reply, with citations. Zero model calls; never throws. */
-  async promptContext(input: PromptContextInput): Promise<PromptContext> {
-    const t0 = performance.now();
-    try {
-      const started = await this.#start();
-      const ctx = await started.prompt.promptContext(input);
-      this.#metrics.observe('prompt_context', performance.now() - t0);
-      return ctx;
-    } catch {
-      this.#metrics.inc('prompt_context.errors');
-      return emptyPromptContext([RecallWarning.STORE_UNAVAILABLE]);
-    }
+  promptContext(input: PromptContextInput): Promise<PromptContext> {
+    return this.#reading.promptContext(input);
   }
 
   /** Two-tier context: the channel's recent messages, plus long-term memory when the mode calls for it. */
-  async context(input: ContextInput): Promise<TwoTierContext> {
-    const valid = checkInput(contextSchema, input, 'context').ok;
-    const started = valid ? await this.#start().catch(() => null) : null;
-    if (!started)
-      return valid
-        ? emptyTwoTierContext(input.mode ?? 'normal', RecallWarning.STORE_UNAVAILABLE)
-        : emptyTwoTierContext('normal', RecallWarning.QUERY_INVALID);
-    return started.context.context(input);
+  context(input: ContextInput): Promise<TwoTierContext> {
+    return this.#reading.context(input);
   }
 
   /** Attributes reply sentences to the facts of a prompt context by embedding similarity. Never throws. */
-  async cite(reply: string, ctx: Pick<PromptContext, 'citations'>): Promise<CitedReply> {
-    parseInput(citeSchema, [reply, ctx], 'cite');
-    try {
-      const started = await this.#start();
-      return await citeReply(reply, ctx, {
-        embedder: started.rt.embedder,
-        minScore: started.rt.config.retrieval.citationMinScore,
-      });
-    } catch {
-      return { text: reply, claims: [], sources: [] };
-    }
+  cite(reply: string, ctx: Pick<PromptContext, 'citations'>): Promise<CitedReply> {
+    return this.#reading.cite(reply, ctx);
   }
 
   /** A bot is never a subject and its messages are never observed. */

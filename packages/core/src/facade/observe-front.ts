@@ -1,4 +1,4 @@
-import { observeManySchema } from '../api/memory-inputs.js';
+import { observeManyOptionsSchema, observeManySchema } from '../api/memory-inputs.js';
 import type { Started } from '../composition/compose.js';
 import { parseMessageEvent } from '../ingest/observe.js';
 import { type ObserveReceipt, rejectedReceipt } from '../ingest/observe-receipts.js';
@@ -36,15 +36,19 @@ export class ObserveFront {
     return receipt;
   }
 
-  async observeMany(events: readonly MessageEventInput[]): Promise<ObserveReceipt[]> {
+  async observeMany(
+    events: readonly MessageEventInput[],
+    options: { history?: boolean } = {},
+  ): Promise<ObserveReceipt[]> {
     const t0 = performance.now();
+    parseInput(observeManyOptionsSchema, options, 'observeMany');
     const parsed: MessageEvent[] = parseInput(observeManySchema, events, 'observeMany').map((e, i) =>
       parseInput(messageEventSchema, e, 'observeMany', [i]),
     );
     let receipts: ObserveReceipt[];
     try {
       const started = await this.#start();
-      receipts = await started.observer.observeMany(started.rt.store, parsed);
+      receipts = await started.observer.observeMany(started.rt.store, parsed, options);
       this.#metrics.observe('observe_many', performance.now() - t0);
     } catch (error) {
       receipts = parsed.map((e) => rejectedReceipt(e.messageId, error));

@@ -133,9 +133,14 @@ export class Observer {
   /**
    * Observes validated events in order, one receipt each, with the same decisions as `observe`:
    * one consent read per guild, and every new row (with its authors' names) written in one store
-   * transaction. An edit is applied on its own, after the rows before it.
+   * transaction. An edit is applied on its own, after the rows before it. With `history` (past
+   * messages imported in bulk) the members' rate is neither checked nor spent.
    */
-  async observeMany(store: MemoryStore, events: readonly MessageEvent[]): Promise<ObserveReceipt[]> {
+  async observeMany(
+    store: MemoryStore,
+    events: readonly MessageEvent[],
+    options: { history?: boolean } = {},
+  ): Promise<ObserveReceipt[]> {
     const receipts: ObserveReceipt[] = new Array(events.length);
     const optedOut = new Map<string, ReadonlySet<string>>();
     try {
@@ -155,7 +160,7 @@ export class Observer {
         batch = [];
         receipts[index] = await this.#admit(store, event);
       } else {
-        const prepared = this.#admissible(event);
+        const prepared = this.#admissible(event, options.history ?? false);
         if ('kind' in prepared) batch.push({ index, event, row: prepared });
         else receipts[index] = prepared;
       }
@@ -168,13 +173,14 @@ export class Observer {
     return event.authorIsBot || this.#deps.isBot(event.authorId);
   }
 
-  /** `prepare` plus the member's rate (edits are exempt): a receipt, or the row to store. */
-  #admissible(event: MessageEvent): ObserveReceipt | StoredMessage {
+  /** `prepare` plus the member's rate (edits and imported history exempt): a receipt, or the row. */
+  #admissible(event: MessageEvent, history = false): ObserveReceipt | StoredMessage {
     const prepared = this.prepare(event);
     if (!('kind' in prepared)) return prepared;
     // One member's flood spends that member's share only: it never takes another member's room.
+    // Imported history is no flood: it must not spend the share the member's live messages need.
     const { rate, clock } = this.#deps;
-    if (!event.edited && rate && !rate.take(prepared.guildId, prepared.authorId, clock.now()))
+    if (!event.edited && !history && rate && !rate.take(prepared.guildId, prepared.authorId, clock.now()))
       return receipt(prepared.messageId, ObserveStatus.REJECTED, RejectReason.MEMBER_OVER_RATE);
     return prepared;
   }

@@ -13,6 +13,8 @@ export const ComponentAction = {
   FORGET_CONFIRM: 'fok',
   /** Confirms the purge of the invoker's data. */
   PURGE_CONFIRM: 'pok',
+  /** Confirms importing the server's message history. */
+  IMPORT_CONFIRM: 'iok',
   /** Cancels a pending flow. */
   CANCEL: 'no',
 } as const;

@@ -12,6 +12,7 @@ import type { CommandContext, ComponentContext, SlashContext } from './command-c
 import { NO_PINGS, settle } from './command-context.js';
 import { ComponentAction, type ComponentId, decodeComponentId } from './custom-id.js';
 import { forgetCommand, forgetComponent } from './forget-flow.js';
+import { importCommand, importConfirmed } from './import-flow.js';
 import type { MemorySubcommand } from './memory-command.js';
 import { isMemoryAdmin } from './permissions.js';
 import { purgeCommand, purgeConfirmed } from './purge-flow.js';
@@ -29,6 +30,7 @@ const SUBCOMMANDS: Readonly<Record<MemorySubcommand, (ctx: SlashContext) => Prom
   optout: optOutCommand,
   export: exportCommand,
   purge: purgeCommand,
+  import: importCommand,
 };
 
 const isSubcommand = (name: string): name is MemorySubcommand => Object.hasOwn(SUBCOMMANDS, name);
@@ -137,6 +139,9 @@ async function component(ctx: ComponentContext, id: ComponentId): Promise<void> 
       return;
     case ComponentAction.PURGE_CONFIRM:
       await purgeConfirmed(ctx);
+      return;
+    case ComponentAction.IMPORT_CONFIRM:
+      await importConfirmed(ctx);
       return;
     default:
       await forgetComponent(ctx, id);

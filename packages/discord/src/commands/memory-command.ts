@@ -16,6 +16,7 @@ export const MemorySubcommand = {
   OPTOUT: 'optout',
   EXPORT: 'export',
   PURGE: 'purge',
+  IMPORT: 'import',
 } as const;
 export type MemorySubcommand = (typeof MemorySubcommand)[keyof typeof MemorySubcommand];
 
@@ -99,6 +100,11 @@ export function memoryCommand(
     )
     .addSubcommand((s) =>
       s.setName(MemorySubcommand.PURGE).setDescription('Delete everything the bot stores about you'),
+    )
+    .addSubcommand((s) =>
+      s
+        .setName(MemorySubcommand.IMPORT)
+        .setDescription("Import this server's message history (server admins)"),
     )
     .toJSON();
 }
