@@ -1,4 +1,10 @@
-import { createMemory, type Memory, type MemoryStore, type MessageEventInput, type ObserveReceipt } from '@permafrost/core';
+import {
+  createMemory,
+  type Memory,
+  type MemoryStore,
+  type MessageEventInput,
+  type ObserveReceipt,
+} from '@permafrost/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { selectedStores } from './stores.js';
 

@@ -1,7 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ActiveModesApi, AdminApi, CitedReply, ClaimsApi, CommandClassification, ContextInput, ConversationApi, FactsApi, FlushReport, ForgetMessageInput, ForgetMessageReport, GraphService, IdentityService, InsightsApi, Memory, MemoryConfigInput, MemoryOverrides, MessageEventInput, ObserveReceipt, OpsApi, PromptContext, PromptContextInput, RecallQueryInput, RecallResult, TwoTierContext } from '@permafrost/core';
+import type {
+  ActiveModesApi,
+  AdminApi,
+  CitedReply,
+  ClaimsApi,
+  CommandClassification,
+  ContextInput,
+  ConversationApi,
+  FactsApi,
+  FlushReport,
+  ForgetMessageInput,
+  ForgetMessageReport,
+  GraphService,
+  IdentityService,
+  InsightsApi,
+  Memory,
+  MemoryConfigInput,
+  MemoryOverrides,
+  MessageEventInput,
+  ObserveReceipt,
+  OpsApi,
+  PromptContext,
+  PromptContextInput,
+  RecallQueryInput,
+  RecallResult,
+  TwoTierContext,
+} from '@permafrost/core';
 import * as core from '@permafrost/core';
 import * as internal from '@permafrost/core/internal';
 import * as store from '@permafrost/core/store';

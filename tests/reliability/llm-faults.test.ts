@@ -1,4 +1,12 @@
-import { type BatchCompleted, type BudgetWarning, createMemory, createOpenAiChatModel, type ExtractionFailed, type Memory, type MemoryConfigInput } from '@permafrost/core';
+import {
+  type BatchCompleted,
+  type BudgetWarning,
+  createMemory,
+  createOpenAiChatModel,
+  type ExtractionFailed,
+  type Memory,
+  type MemoryConfigInput,
+} from '@permafrost/core';
 import {
   type RecordedOpenAiRequest,
   type ScriptedOpenAiServer,

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { createMemory, createOpenAiChatModel, type ExtractionFailed, type Memory, MemoryError } from '@permafrost/core';
+import {
+  createMemory,
+  createOpenAiChatModel,
+  type ExtractionFailed,
+  type Memory,
+  MemoryError,
+} from '@permafrost/core';
 import { guardChatModel } from '@permafrost/core/internal';
 import { type ScriptedOpenAiServer, startScriptedOpenAiServer } from '@permafrost/core/testing';
 import '@permafrost/store-sqlite';

@@ -1,4 +1,11 @@
-import { ErrorCode, type Fact, type FactHistoryEntry, type FactPatch, MemoryError, type Page } from '@permafrost/core';
+import {
+  ErrorCode,
+  type Fact,
+  type FactHistoryEntry,
+  type FactPatch,
+  MemoryError,
+  type Page,
+} from '@permafrost/core';
 import type {
   FactFilter,
   FactPageOptions,

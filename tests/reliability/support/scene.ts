@@ -1,4 +1,10 @@
-import { createMemory, type LogEvent, type Memory, type MemoryConfigInput, type MessageEventInput } from '@permafrost/core';
+import {
+  createMemory,
+  type LogEvent,
+  type Memory,
+  type MemoryConfigInput,
+  type MessageEventInput,
+} from '@permafrost/core';
 import {
   createScriptedLlm,
   FixedClock,
