@@ -27,10 +27,16 @@ import type { ContextInput, TwoTierContext } from '../conversation/context-servi
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { refreshDigest } from '../ingest/digests.js';
 import { parseMessageEvent } from '../ingest/observe.js';
+import { parseReactionEvent } from '../ingest/observe-reaction.js';
 import { type ObserveReceipt, rejectedReceipt } from '../ingest/observe-receipts.js';
 import type { GuildStats } from '../model/admin.js';
 import { RecallWarning } from '../model/enums.js';
 import { type MessageEvent, type MessageEventInput, messageEventSchema } from '../model/message.js';
+import {
+  type ClearReactionsInput,
+  clearReactionsSchema,
+  type ReactionEventInput,
+} from '../model/reaction.js';
 import { EventBus, type MemoryEvents, type MemoryEventType } from '../observability/events.js';
 import { MetricsRegistry } from '../observability/metrics.js';
 import type { RecallQueryInput } from '../recall/recall-query.js';
@@ -213,6 +219,23 @@ export class Memory {
     this.#counted(receipt, parsed.guildId);
     this.#metrics.observe('observe', performance.now() - t0);
     return receipt;
+  }
+
+  /**
+   * Records that a member added (or removed) a reaction to a stored message: O(1), idempotent per
+   * (message, member, emoji), never a model call and never a statement of the member who reacted.
+   */
+  async observeReaction(event: ReactionEventInput): Promise<ObserveReceipt> {
+    const parsed = parseReactionEvent(event);
+    const started = await this.#start().catch((error: unknown) => rejectedReceipt(parsed.messageId, error));
+    return 'rt' in started ? started.reactions.observe(started.rt.store, parsed) : started;
+  }
+
+  /** Removes every reaction of a message (Discord's "remove all"), or only one emoji's; returns how many. */
+  async clearReactions(input: ClearReactionsInput): Promise<number> {
+    const parsed = parseInput(clearReactionsSchema, input, 'clearReactions');
+    const started = await this.#start();
+    return started.reactions.clear(started.rt.store, parsed);
   }
 
   #counted(receipt: ObserveReceipt, guildId: string): void {

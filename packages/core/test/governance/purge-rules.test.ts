@@ -143,6 +143,7 @@ describe('purge rules', () => {
       messageIds: ['m1'],
       unlinkEntities: ['ali'],
       deleteEntities: ['tea'],
+      reactions: [{ messageId: 'm1', userId: 'bob', emoji: '👍' }],
     };
     const tallies = { vectors: 3, history: 4, sourcesStripped: 1, optOutKept: true };
     const dry = purgeReport(plan, tallies, true);
@@ -155,6 +156,7 @@ describe('purge rules', () => {
       messages: 1,
       entities: 1,
       vectors: 3,
+      reactions: 1,
     });
   });
 });
