@@ -51,6 +51,8 @@ for (const store of selectedStores()) {
         llm: 'heuristic',
         workers: { enabled: false },
         access: { publicChannelIds: [GENERAL] },
+        // The long-term tier of context() answers within 150 ms by default; FerretDB needs longer.
+        context: { longTermTimeoutMs: 10_000 },
       });
       return memory;
     };
@@ -188,7 +190,10 @@ for (const store of selectedStores()) {
         text: 'anyone want to see my cat photos?',
         mode: 'deep',
       });
+      expect(ctx.warnings).toEqual([]);
       expect(section(ctx.block)).toContain('Opposite views on cats:');
+      // Bob is only a recent speaker: he is in the section, without a section of his own.
+      expect(ctx.block).not.toContain('REFERENCED USER');
       await m.admin.setOptOut({ guildId: GUILD, userId: BOB, optedOut: true });
       const after = await m.promptContext({
         guildId: GUILD,

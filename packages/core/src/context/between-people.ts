@@ -1,18 +1,17 @@
 import type { Visibility } from '../access/visibility.js';
 import { visibleGraph } from '../access/visible-graph.js';
-import { collapsedEdges, type RelationEdge } from '../graph/graph-walk.js';
-import { nodesOfUsers } from '../graph/identity-collapse.js';
+import { type RelationEdge, toEdge } from '../graph/graph-walk.js';
 import { NodeType, Polarity } from '../model/enums.js';
 import { type Fact, isActive } from '../model/fact.js';
+import { nodeKey } from '../model/graph.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import type { RecallSession } from '../recall/recall-session.js';
 
 /** Most groups (relations, disagreements, shared interests) in the section. */
 export const MAX_GROUPS = 4;
 /** Most lines in the section, and per group. */
 export const MAX_LINES = 10;
 const MAX_PER_GROUP = 4;
-/** Edges read per node: enough for the strongest stances of a person. */
-const EDGES_PER_NODE = 200;
 
 /** One line of the section: a stance or a relation, cited by the fact it rests on. */
 export interface BetweenItem {
@@ -57,6 +56,10 @@ const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export interface BetweenInput {
   readonly store: MemoryStore;
+  /** Reads shared with the recalls of the same prompt context (twins, facts). */
+  readonly session: Pick<RecallSession, 'facts' | 'nodesOfUsers' | 'graphOf'>;
+  /** Heaviest relations read per person (the recall's graph-hop fan-out, so the read is shared). */
+  readonly edgesPerPerson: number;
   readonly guildId: string;
   /** The people in the conversation (asker first); members who opted out and bots are already gone. */
   readonly people: readonly string[];
@@ -76,18 +79,46 @@ export interface BetweenInput {
 export async function betweenPeople(input: BetweenInput): Promise<BetweenGroup[]> {
   const people = [...new Set(input.people)];
   if (people.length < 2) return [];
-  const { store, guildId, visible } = input;
-  const graph = visibleGraph(store.graph, store.facts, guildId, visible);
-  const { nodes, owners } = await nodesOfUsers(graph, guildId, people);
+  const { store, guildId, visible, session } = input;
+  const facts = { get: (g: string, ids: readonly string[]) => session.facts(g, ids) };
+  const graph = visibleGraph(session.graphOf(store.graph), facts, guildId, visible);
+  const { nodes, owners } = await session.nodesOfUsers(guildId, people);
+  const relations = await graph.relationsOf(guildId, nodes, input.edgesPerPerson);
+  if (relations.length === 0) return [];
+  // The entities at the ends, in the order the graph walk reads them (the session shares the read).
+  const ends = new Set<string>();
+  for (const r of relations)
+    for (const [type, id] of [
+      [r.srcType, r.srcId],
+      [r.dstType, r.dstId],
+    ] as const)
+      if (type === NodeType.ENTITY && !owners.has(id)) ends.add(id);
+  const entities = new Map((await graph.getEntities(guildId, [...ends])).map((e) => [e.slug, e]));
   const present = new Set(people);
   const isPerson = (n: { type: string; id: string }) => n.type === NodeType.USER && present.has(n.id);
-  const edges = (await collapsedEdges(graph, guildId, nodes, owners, EDGES_PER_NODE, input.now)).filter(
-    (e) =>
-      isPerson(e.src) &&
-      (isPerson(e.dst) ||
-        (e.dst.type === NodeType.ENTITY &&
-          (e.polarity === Polarity.POSITIVE || e.polarity === Polarity.NEGATIVE))),
-  );
+  // Heaviest edge per (src, dst, verb), as graph reads collapse them (twins of the people included).
+  const best = new Map<string, RelationEdge>();
+  for (const r of relations) {
+    const e = toEdge(r, owners, input.now);
+    const stance =
+      e.dst.type === NodeType.ENTITY &&
+      (e.polarity === Polarity.POSITIVE || e.polarity === Polarity.NEGATIVE);
+    if (!isPerson(e.src) || nodeKey(e.src) === nodeKey(e.dst) || !(isPerson(e.dst) || stance)) continue;
+    const k = `${nodeKey(e.src)}|${nodeKey(e.dst)}|${e.verb}`;
+    if ((best.get(k)?.weight ?? -1) < e.weight) best.set(k, e);
+  }
+  // A stance can only form a group when at least two people hold one on the entity.
+  const holders = new Map<string, Set<string>>();
+  for (const e of best.values())
+    if (e.dst.type === NodeType.ENTITY)
+      holders.set(e.dst.id, (holders.get(e.dst.id) ?? new Set()).add(e.src.id));
+  const shared = [...holders].filter(([, who]) => who.size >= 2).map(([slug]) => slug);
+  // An entity standing for a member who is not here (their twin) is a person, not a topic.
+  const topics = new Set(shared.filter((slug) => entities.get(slug)?.linkedUserId === null));
+  const edges = [...best.values()]
+    .filter((e) => e.dst.type === NodeType.USER || topics.has(e.dst.id))
+    .sort((a, b) => b.weight - a.weight || (a.verb < b.verb ? -1 : a.verb > b.verb ? 1 : 0));
+  if (edges.length === 0) return [];
   const evidence = await evidenceOf(input, edges);
   const cited = edges.filter((e) => evidence.has(e));
   const stances = stanceGroups(cited, evidence, (id) => people.indexOf(id));
@@ -97,14 +128,7 @@ export async function betweenPeople(input: BetweenInput): Promise<BetweenGroup[]
     ...stances.filter((g) => g.kind === 'opposite').slice(0, 3),
     ...stances.filter((g) => g.kind === 'shared').slice(0, 2),
   ];
-  const names = new Map(
-    (
-      await graph.getEntities(
-        guildId,
-        groups.flatMap((g) => (g.entity === null ? [] : [g.entity])),
-      )
-    ).map((e) => [e.slug, e.name]),
-  );
+  const names = new Map([...entities.values()].map((e) => [e.slug, e.name]));
   const out: BetweenGroup[] = [];
   let lines = 0;
   for (const g of groups) {
@@ -128,14 +152,20 @@ async function evidenceOf(
   input: BetweenInput,
   edges: readonly RelationEdge[],
 ): Promise<Map<RelationEdge, Fact>> {
-  const ids = [...new Set(edges.flatMap((e) => e.evidenceFactIds))];
-  const facts = new Map((await input.store.facts.get(input.guildId, ids)).map((f) => [f.id, f]));
+  const facts = new Map<string, Fact>();
+  const read = async (ids: readonly string[]) => {
+    for (const f of await input.session.facts(input.guildId, ids)) facts.set(f.id, f);
+  };
   const usable = (f: Fact | undefined): f is Fact =>
     f !== undefined &&
     isActive(f) &&
     input.visible.channels(f.channels) &&
     !(f.subjectId !== null && input.excluded(f.subjectId)) &&
     !(f.attribution.speakerId !== null && input.excluded(f.attribution.speakerId));
+  // The newest evidence of each edge first (usually enough); older evidence only where it is not usable.
+  await read(edges.flatMap((e) => e.evidenceFactIds.slice(-1)));
+  const unsettled = edges.filter((e) => !usable(facts.get(e.evidenceFactIds.at(-1) ?? '')));
+  if (unsettled.length > 0) await read(unsettled.flatMap((e) => e.evidenceFactIds.slice(0, -1)));
   const out = new Map<RelationEdge, Fact>();
   for (const e of edges) {
     const fact = [...e.evidenceFactIds]

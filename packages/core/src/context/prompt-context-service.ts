@@ -196,16 +196,14 @@ async function build(
     const kind = person === q.askerId ? 'asker' : 'user';
     sections.push({ kind, subjectId: person, name: n.label, otherNames: n.others, digest: d, facts });
   }
-  const together = await between(deps, q.guildId, [...who.people, ...companions], session, visible, isBot);
-  for (const id of together.flatMap((g) => [
-    ...g.members,
-    ...g.items.map((i) => i.fact.attribution.speakerId),
-  ]))
+  // The people together, after the recalls: their graph, entity and fact reads are the session's.
+  const groups = await between(deps, q.guildId, [...who.people, ...companions], session, visible, isBot);
+  for (const id of groups.flatMap((g) => [...g.members, ...g.items.map((i) => i.fact.attribution.speakerId)]))
     if (id !== null) await nameOf(id);
   const recalled = new Map([...subjects.facts, ...server.facts].map((f) => [f.fact.id, f]));
   sections.push({
     kind: 'between',
-    groups: renderBetween(together, (id) => labels.get(id)?.label ?? 'a member', recalled),
+    groups: renderBetween(groups, (id) => labels.get(id)?.label ?? 'a member', recalled),
   });
   sections.push({
     kind: 'server',
@@ -249,6 +247,8 @@ async function between(
     if (people.length < 2) return [];
     return await betweenPeople({
       store: deps.store,
+      session,
+      edgesPerPerson: deps.retrieval.fanOut,
       guildId,
       people,
       visible,
