@@ -3,7 +3,7 @@ import { inlineUntrusted } from '../text/untrusted.js';
 import type { BetweenGroup } from './between-people.js';
 import { truncate } from './citations.js';
 
-/** Longest entity or member name printed in the section. */
+/** Longest entity name printed in the section (member labels are printed whole). */
 const MAX_NAME_CHARS = 60;
 
 /** The section's head: a title and how to use it. */
@@ -33,7 +33,8 @@ export function evidenceItem(fact: ScoredFact['fact']): ScoredFact {
 
 /**
  * Groups as lines of the memory block. Member labels and entity names are member-controlled:
- * printed through `inlineUntrusted` (one line, no tags, no invisible characters) and truncated.
+ * printed through `inlineUntrusted` (one line, no tags, no invisible characters); entity names are
+ * truncated.
  * `recalled` maps fact ids to the scored facts recall already returned, reused for citations.
  */
 export function renderBetween(
@@ -41,8 +42,9 @@ export function renderBetween(
   label: (userId: string) => string,
   recalled: ReadonlyMap<string, ScoredFact>,
 ): RenderedGroup[] {
-  const name = (s: string) => truncate(inlineUntrusted(s), MAX_NAME_CHARS) || 'someone';
-  const member = (id: string) => name(label(id));
+  const name = (s: string) => truncate(inlineUntrusted(s), MAX_NAME_CHARS) || 'something';
+  // A member's label is printed whole, as in the other sections: its `(@username)` tells lookalikes apart.
+  const member = (id: string) => inlineUntrusted(label(id)) || 'a member';
   return groups.map((g) => {
     const entity = name(g.entity ?? '');
     const heading =

@@ -4,6 +4,7 @@ import {
   entityCandidates,
   orphanedEntities,
   purgedLinks,
+  purgedReactions,
   purgeReport,
   quotedDigestSubjects,
   stripMemberSources,
@@ -127,6 +128,25 @@ describe('purge rules', () => {
       deletedRelations: new Set(deleted.map(relationRefKey)),
     });
     expect(orphans).toEqual(['kazoo']);
+  });
+
+  it('deletes each reaction once: the member’s own and those to their messages (ids only kept)', () => {
+    const r = (messageId: string, userId: string, emoji: string) => ({
+      guildId: G,
+      channelId: 'c',
+      messageId,
+      userId,
+      emoji,
+      at: T0,
+    });
+    // m1 is the member's message: Bob's reaction to it goes; the member's own reaction to m2 too.
+    const own = [r('m2', 'alice', '👍'), r('m1', 'alice', '🎉')];
+    const onTheirs = [r('m1', 'bob', '👍'), r('m1', 'alice', '🎉')];
+    expect(purgedReactions([...own, ...onTheirs])).toEqual([
+      { messageId: 'm2', userId: 'alice', emoji: '👍' },
+      { messageId: 'm1', userId: 'alice', emoji: '🎉' },
+      { messageId: 'm1', userId: 'bob', emoji: '👍' },
+    ]);
   });
 
   it('reports the same counts for a dry run and a real run of one plan', () => {
