@@ -18,6 +18,13 @@ import { ChangeNotifier } from './notifier.js';
 import { type PendingRequest, type RequestHold, RequestHolds } from './request-holds.js';
 import { Scripting } from './scripting.js';
 import { type ChannelChanges, type RoleChanges, updateChannel, updateRole } from './scripting-permissions.js';
+import {
+  addReaction,
+  clearReactions,
+  type EmojiInput,
+  type ReactionInput,
+  removeReaction,
+} from './scripting-reactions.js';
 import type {
   ApiChannel,
   ApiMessage,
@@ -193,6 +200,21 @@ export class DiscordEmulator extends WorldView {
   /** A bulk delete of messages of one channel: one MESSAGE_DELETE_BULK dispatch. */
   deleteMessages(messageIds: readonly string[]): void {
     this.#script.deleteMessages(messageIds);
+  }
+
+  /** A user reacts: MESSAGE_REACTION_ADD (nothing when they already have that reaction). */
+  addReaction(input: ReactionInput): number {
+    return addReaction(this.#core, input);
+  }
+
+  /** A user takes a reaction back: MESSAGE_REACTION_REMOVE (nothing when they had none). */
+  removeReaction(input: ReactionInput): number {
+    return removeReaction(this.#core, input);
+  }
+
+  /** Every reaction (MESSAGE_REACTION_REMOVE_ALL) or one emoji's (_REMOVE_EMOJI) removed by a moderator. */
+  clearReactions(messageId: string, emoji?: EmojiInput): number {
+    return clearReactions(this.#core, messageId, emoji);
   }
 
   addMember(guildId: string, member: MemberSeed): void {

@@ -1,7 +1,7 @@
 import type { Gateway, GatewaySession } from './gateway.js';
 import { GatewayIntents } from './gateway-protocol.js';
 import { MessageFactory } from './messages.js';
-import type { ApiChannel, ApiInteraction, ApiMessage, ApiRole, ApiUser } from './types.js';
+import type { ApiChannel, ApiInteraction, ApiMessage, ApiRole, ApiUser, JsonObject } from './types.js';
 import type { World } from './world.js';
 
 /** Turns world changes into correctly gated gateway dispatches. */
@@ -36,6 +36,18 @@ export class EventPublisher {
     const ids = messages.map((m) => m.id);
     const d = guild_id === undefined ? { ids, channel_id } : { ids, channel_id, guild_id };
     return this.#gateway.dispatch('MESSAGE_DELETE_BULK', d, this.#messageGate(first));
+  }
+
+  /**
+   * MESSAGE_REACTION_ADD, _REMOVE, _REMOVE_ALL or _REMOVE_EMOJI about a message: guild events need
+   * GuildMessageReactions, DM events DirectMessageReactions (as on Discord).
+   */
+  reaction(event: string, message: ApiMessage, data: JsonObject): number {
+    const gate =
+      message.guild_id === undefined
+        ? { intent: GatewayIntents.DirectMessageReactions }
+        : { guildId: message.guild_id, intent: GatewayIntents.GuildMessageReactions };
+    return this.#gateway.dispatch(event, data, gate);
   }
 
   memberAdd(guildId: string, userId: string): number {

@@ -34,8 +34,10 @@ export const GatewayIntents = {
   GuildMembers: 1 << 1,
   GuildPresences: 1 << 8,
   GuildMessages: 1 << 9,
+  GuildMessageReactions: 1 << 10,
   GuildMessageTyping: 1 << 11,
   DirectMessages: 1 << 12,
+  DirectMessageReactions: 1 << 13,
   MessageContent: 1 << 15,
 } as const;
 

@@ -26,6 +26,7 @@ export type { AttachmentInput, UserMessageInput } from './messages.js';
 export { EmulatorTimeoutError } from './notifier.js';
 export type { PendingRequest, RequestHold } from './request-holds.js';
 export type { ChannelChanges, RoleChanges } from './scripting-permissions.js';
+export type { EmojiInput, ReactionInput } from './scripting-reactions.js';
 export { ADMINISTRATOR, ChannelTypes, VIEW_CHANNEL } from './seed-payloads.js';
 export {
   compareSnowflakes,

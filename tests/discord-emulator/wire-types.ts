@@ -97,6 +97,23 @@ export interface ApiMessageReference {
   guild_id?: string;
 }
 
+/** A reaction emoji: Unicode (`id` null, `name` the emoji) or a custom emoji (`id`, `name`, `animated`). */
+export interface ApiEmoji {
+  id: string | null;
+  name: string | null;
+  animated?: boolean;
+}
+
+/** One emoji's reactions on a message, as Discord lists them in the message object. */
+export interface ApiReaction {
+  count: number;
+  count_details: { burst: number; normal: number };
+  me: boolean;
+  me_burst: boolean;
+  burst_colors: string[];
+  emoji: ApiEmoji;
+}
+
 export interface ApiMessage {
   id: string;
   type: number;
@@ -122,6 +139,8 @@ export interface ApiMessage {
   message_reference?: ApiMessageReference;
   referenced_message?: ApiMessage | null;
   interaction_metadata?: JsonObject;
+  /** Present when someone reacted (emulated: normal reactions only, no super reactions). */
+  reactions?: ApiReaction[];
 }
 
 // ---------------------------------------------------------------- bodies the bot sends (validated at use)

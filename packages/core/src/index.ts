@@ -116,6 +116,13 @@ export {
 } from './model/fact.js';
 export type { Alias, Digest, Entity, Link, NodeRef, Relation } from './model/graph.js';
 export type { BatchKey, MessageEvent, MessageEventInput, StoredMessage } from './model/message.js';
+export type {
+  ClearReactionsInput,
+  Reaction,
+  ReactionCount,
+  ReactionEventInput,
+  ReactionRef,
+} from './model/reaction.js';
 // Events
 export type {
   BatchCompleted,

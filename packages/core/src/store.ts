@@ -17,6 +17,7 @@ export { mergeEntity, newEntity } from './model/entity-rules.js';
 export type { ImportPlan, PurgePlan } from './model/governance-plans.js';
 export { type RelationRef, relationRefKey, relationRefOf } from './model/graph.js';
 export { SERVER_KEY } from './model/message.js';
+export { compareReactionRefs, reactionRefKey } from './model/reaction.js';
 export {
   MAX_EVIDENCE,
   newRelation,
@@ -85,9 +86,11 @@ export {
   GuildAdminStoreBase,
   IngestQueueBase,
   MetaStoreBase,
+  ReactionStoreBase,
   ReplyClaimStoreBase,
   VectorIndexBase,
 } from './ports/port-bases.js';
+export type { ReactionListQuery, ReactionStore } from './ports/reaction-store.js';
 export type { ReplyClaimStore } from './ports/reply-claim-store.js';
 export type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from './ports/vector-index.js';
 export { indexTerms, normalizeText, queryTerms } from './text/analyze.js';

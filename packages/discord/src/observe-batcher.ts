@@ -32,6 +32,11 @@ export class ObserveBatcher {
     return this.#running;
   }
 
+  /** Resolves once every event queued so far has been written (at once when nothing is in flight). */
+  settled(): Promise<void> {
+    return this.#running ?? Promise.resolve();
+  }
+
   async #drain(): Promise<void> {
     while (this.#waiting.length > 0) {
       const batch = this.#waiting.splice(0, this.#maxBatch);

@@ -4,11 +4,15 @@ import {
   Events,
   type GuildMember,
   type Message,
+  type MessageReaction,
   type OmitPartialGroupDMChannel,
   type PartialGuildMember,
   type PartialMessage,
+  type PartialMessageReaction,
+  type PartialUser,
   type ReadonlyCollection,
   type Snowflake,
+  type User,
 } from 'discord.js';
 import { HandlerGuard } from './handler-guard.js';
 import { backfillGuildAliases } from './member-backfill.js';
@@ -17,6 +21,7 @@ import { displayNameOf, toMessageEvent } from './message-event.js';
 import { guildAllowed, shouldObserve } from './message-filter.js';
 import { ObserveBatcher } from './observe-batcher.js';
 import type { DiscordMemoryOptions } from './options.js';
+import { clearedReactionsOf, reactionEmoji, toReactionEvent } from './reaction-event.js';
 
 /** What `setupDiscordMemory` returns: detach the listeners and wait for work in flight. */
 export interface DiscordMemoryHandle {
@@ -27,10 +32,11 @@ export interface DiscordMemoryHandle {
 }
 
 type AnyMessage = OmitPartialGroupDMChannel<Message | PartialMessage>;
+type AnyReaction = MessageReaction | PartialMessageReaction;
 
 /**
  * Wires a discord.js client to a memory: messages and edits are observed, deleted messages (one or
- * in bulk) are forgotten, renames become aliases,
+ * in bulk) are forgotten, reactions are recorded (added, removed, cleared), renames become aliases,
  * the bot's own id is registered when the client is ready (plus an optional member alias backfill),
  * and departing members are kept or purged. Handler errors are logged, never thrown into the client.
  */
@@ -84,6 +90,34 @@ export function setupDiscordMemory(
   const onMessageBulkDelete = (messages: ReadonlyCollection<Snowflake, AnyMessage>) =>
     guard.run('messageDeleteBulk', () => forgetDeleted(memory, guard, options, [...messages.values()]));
 
+  // A reaction waits for messages queued before it, so a reaction right after its message finds it stored.
+  const onReaction = (handler: string, added: boolean) => (reaction: AnyReaction, user: User | PartialUser) =>
+    guard.run(handler, async () => {
+      const event = await toReactionEvent(client, reaction, user, added, options);
+      if (!event) return;
+      await batcher.settled();
+      const receipt = await memory.observeReaction(event);
+      if (receipt.status === 'rejected')
+        guard.log('warn', 'discord.reaction_rejected', {
+          messageId: event.messageId,
+          reason: receipt.reason,
+        });
+    });
+  const onReactionAdd = onReaction('messageReactionAdd', true);
+  const onReactionRemove = onReaction('messageReactionRemove', false);
+
+  const clear = async (message: Message | PartialMessage, emoji?: string) => {
+    const target = clearedReactionsOf(client, message, options);
+    if (target) await memory.clearReactions(emoji === undefined ? target : { ...target, emoji });
+  };
+  const onReactionRemoveAll = (message: AnyMessage) =>
+    guard.run('messageReactionRemoveAll', () => clear(message));
+  const onReactionRemoveEmoji = (reaction: AnyReaction) =>
+    guard.run('messageReactionRemoveEmoji', async () => {
+      const emoji = reactionEmoji(reaction.emoji);
+      if (emoji !== null) await clear(reaction.message, emoji);
+    });
+
   const onMemberUpdate = (before: GuildMember | PartialGuildMember, after: GuildMember) =>
     guard.run('guildMemberUpdate', async () => {
       if (after.user.bot || !guildAllowed(after.guild.id, options)) return;
@@ -118,6 +152,10 @@ export function setupDiscordMemory(
   client.on(Events.MessageUpdate, onMessageUpdate);
   client.on(Events.MessageDelete, onMessageDelete);
   client.on(Events.MessageBulkDelete, onMessageBulkDelete);
+  client.on(Events.MessageReactionAdd, onReactionAdd);
+  client.on(Events.MessageReactionRemove, onReactionRemove);
+  client.on(Events.MessageReactionRemoveAll, onReactionRemoveAll);
+  client.on(Events.MessageReactionRemoveEmoji, onReactionRemoveEmoji);
   client.on(Events.GuildMemberUpdate, onMemberUpdate);
   client.on(Events.GuildMemberRemove, onMemberRemove);
   if (client.isReady()) onReady(client);
@@ -132,6 +170,10 @@ export function setupDiscordMemory(
         client.off(Events.MessageUpdate, onMessageUpdate);
         client.off(Events.MessageDelete, onMessageDelete);
         client.off(Events.MessageBulkDelete, onMessageBulkDelete);
+        client.off(Events.MessageReactionAdd, onReactionAdd);
+        client.off(Events.MessageReactionRemove, onReactionRemove);
+        client.off(Events.MessageReactionRemoveAll, onReactionRemoveAll);
+        client.off(Events.MessageReactionRemoveEmoji, onReactionRemoveEmoji);
         client.off(Events.GuildMemberUpdate, onMemberUpdate);
         client.off(Events.GuildMemberRemove, onMemberRemove);
       }

@@ -13,6 +13,7 @@ import { memberReadsSuite } from './suites/member-reads.js';
 import { nulTextSuite } from './suites/nul-text.js';
 import { purgeSuite } from './suites/purge.js';
 import { queueSuite } from './suites/queue.js';
+import { reactionSuite } from './suites/reactions.js';
 import { retentionSuite } from './suites/retention.js';
 import { transactionSuite } from './suites/transactions.js';
 import { vectorSuite } from './suites/vectors.js';
@@ -34,7 +35,7 @@ export {
 
 /**
  * Facts, aliases, graph, governance (consent, digests; purge and export/import planned by core and
- * applied by the store), conversation (with core's retention) and transactions.
+ * applied by the store), conversation (with core's retention), reactions and transactions.
  */
 export function describeStoreConformance(options: ConformanceOptions): void {
   describe(`${options.name} store conformance`, () => {
@@ -49,6 +50,7 @@ export function describeStoreConformance(options: ConformanceOptions): void {
     guildImportSuite(options);
     forgettingSuite(options);
     conversationSuite(options);
+    reactionSuite(options);
     retentionSuite(options);
     transactionSuite(options);
     nulTextSuite(options);

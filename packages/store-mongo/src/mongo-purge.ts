@@ -9,6 +9,7 @@ import { entityKey, fromRelationDoc, linkKey } from './mongo-graph-mapping.js';
 import type { EntityDoc } from './mongo-memory-docs.js';
 import { messageKey } from './mongo-message-mapping.js';
 import { deleteMessages } from './mongo-queue-state.js';
+import { deleteReactionRefs } from './mongo-reaction-store.js';
 import { relationsByRef } from './mongo-relations.js';
 
 /** Removes the entities' slugs from the alias index, then the entities. */
@@ -68,6 +69,7 @@ export async function applyPurge(ctx: MongoContext, plan: PurgePlan): Promise<vo
     plan.messageIds.map((id) => messageKey(g, id)),
   );
   await deleteMessages(ctx, [...messages.values()]);
+  await deleteReactionRefs(ctx, g, plan.reactions);
   const aliases = new Map<string, Set<string>>();
   for (const a of plan.aliases) {
     const k = aliasKey(g, a.alias);

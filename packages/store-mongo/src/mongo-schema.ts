@@ -27,6 +27,7 @@ import type {
   RelationDoc,
   VectorDoc,
 } from './mongo-memory-docs.js';
+import type { ReactionsDoc } from './mongo-reaction-store.js';
 import { nulFree } from './nul-free.js';
 import type { TokenDoc } from './version-tokens.js';
 
@@ -58,6 +59,7 @@ export interface Collections {
   readonly tokens: Collection<TokenDoc>;
   readonly erasureCounters: Collection<ErasureCounterDoc>;
   readonly erasures: Collection<ErasureDoc>;
+  readonly reactions: Collection<ReactionsDoc>;
 }
 
 const NAMES: Readonly<Record<keyof Collections, string>> = {
@@ -86,6 +88,7 @@ const NAMES: Readonly<Record<keyof Collections, string>> = {
   tokens: 'version_tokens',
   erasureCounters: 'erasure_generations',
   erasures: 'erasures',
+  reactions: 'reactions',
 };
 
 /** The store's collections; every one stores NUL-free strings (nul-free.ts). */
@@ -130,6 +133,7 @@ export const SHARD_KEYS: Readonly<Record<keyof Collections, Readonly<Record<stri
   tokens: { _id: 1 },
   erasureCounters: GUILD_KEY,
   erasures: GUILD_KEY,
+  reactions: GUILD_KEY,
 };
 
 /** Collection name of each role (the names operators see). */
@@ -183,6 +187,10 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
   erasures: [
     { name: 'guild_generation', key: { guildId: 1, generation: 1 } },
     { name: 'at', key: { at: 1 } },
+  ],
+  reactions: [
+    { name: 'guild_message', key: { guildId: 1, messageId: 1 } },
+    { name: 'guild_user', key: { guildId: 1, 'r.u': 1, messageId: 1 } },
   ],
 };
 

@@ -12,6 +12,7 @@ import { MongoIngestQueue } from './mongo-ingest-queue.js';
 import { migrateNulScopes } from './mongo-nul-migration.js';
 import { checkDbName, dbNameFromUrl, type MongoStoreOptions } from './mongo-options.js';
 import { probeServer } from './mongo-probe.js';
+import { MongoReactionStore } from './mongo-reaction-store.js';
 import { reindexTermsIfNeeded } from './mongo-reindex.js';
 import { createIndexes, SCHEMA_VERSION } from './mongo-schema.js';
 import { MongoVectorIndex } from './mongo-vector-index.js';
@@ -93,6 +94,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
     queue: new MongoIngestQueue(ctx),
     vectors: new MongoVectorIndex(ctx, vectorMode),
     ...conversationRoles(new MongoConversationStore(ctx)),
+    reactions: new MongoReactionStore(ctx),
     probe,
     async setup() {
       await createIndexes(ctx.c);

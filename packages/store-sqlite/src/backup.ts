@@ -68,6 +68,9 @@ export function verifySqliteCopy(path: string): BackupManifest {
       throw new MemoryError(ErrorCode.STORE_CORRUPT, `the copy at ${path} holds no Permafrost schema`);
     for (const table of COUNTED)
       counts[table] = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    // Reactions arrived with schema version 7; an older copy has none to count.
+    if (version >= 7)
+      counts['reactions'] = (db.prepare('SELECT count(*) AS n FROM reactions').get() as { n: number }).n;
   } catch (error) {
     if (MemoryError.is(error)) throw error;
     throw new MemoryError(ErrorCode.STORE_CORRUPT, `the copy at ${path} could not be read back`, {

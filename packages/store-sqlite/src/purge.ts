@@ -62,6 +62,10 @@ export class PurgeWriter {
       dropEntity.run(g, slug);
       dropEntityAliases.run(g, slug);
     }
+    const reaction = c.stmt(
+      'DELETE FROM reactions WHERE guild_id = ? AND message_id = ? AND user_id = ? AND emoji = ?',
+    );
+    for (const r of plan.reactions) reaction.run(g, r.messageId, r.userId, r.emoji);
     // FTS5 secure-delete removes the rows' postings but may keep a deleted term's bytes in a
     // segment leaf; merging every segment rewrites the index without them.
     if (factsGone > 0) c.stmt("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')").run();

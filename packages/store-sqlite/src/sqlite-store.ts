@@ -15,6 +15,7 @@ import { SqliteFactStore } from './sqlite-fact-store.js';
 import { SqliteGovernanceStore } from './sqlite-governance-store.js';
 import { SqliteGraphStore } from './sqlite-graph-store.js';
 import { SqliteIngestQueue } from './sqlite-queue.js';
+import { SqliteReactionStore } from './sqlite-reaction-store.js';
 import { SqliteVectorIndex } from './sqlite-vector-index.js';
 import { VecTable } from './vec-table.js';
 
@@ -72,6 +73,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     queue: new SqliteIngestQueue(connection, messages),
     vectors: new SqliteVectorIndex(connection, vec),
     ...conversationRoles(new SqliteConversationStore(connection, messages)),
+    reactions: new SqliteReactionStore(connection),
     // Opens and migrates; moves vectors out of the pre-sharding table once (see VecLayout).
     setup: async () => {
       if (await connection.run(() => vec.needsUpgrade())) await connection.write(() => vec.upgrade());

@@ -36,6 +36,7 @@ describe('schema migrations', () => {
       { version: 4, name: 'erasures' },
       { version: 5, name: 'guild-claims' },
       { version: 6, name: 'fact-channels' },
+      { version: 7, name: 'reactions' },
     ]);
     db.close();
   });

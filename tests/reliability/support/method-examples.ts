@@ -81,6 +81,25 @@ export function methodExamples(w: ExampleWorld): Record<string, MethodExample> {
     },
     flush: { args: [{ guildId: g, report: true }], optional: ['guildId', 'report'] },
     forgetMessage: { args: [{ guildId: g, channelId: CHANNEL_A, messageId: '900000000000000077' }] },
+    observeReaction: {
+      args: [
+        {
+          guildId: g,
+          channelId: CHANNEL_A,
+          messageId: '800000000000000001',
+          userId: b,
+          emoji: '👍',
+          added: true,
+          at: new Date('2026-08-24T12:00:00Z'),
+          userIsBot: false,
+        },
+      ],
+      optional: ['at', 'userIsBot'],
+    },
+    clearReactions: {
+      args: [{ guildId: g, channelId: CHANNEL_A, messageId: '800000000000000001', emoji: '👍' }],
+      optional: ['emoji'],
+    },
     recall: { args: [{ guildId: g, text: 'bees' }], optional: ['text'], nullable: ['text'], warns: true },
     promptContext: {
       args: [{ guildId: g, askerId: a, text: 'bees' }],
@@ -171,8 +190,14 @@ export function methodExamples(w: ExampleWorld): Record<string, MethodExample> {
     },
     'cursors.get': { args: [{ guildId: g, key: 'example:cursor' }] },
     'cursors.set': { args: [{ guildId: g, key: 'example:cursor', value: '{"before":"1"}' }] },
-    'insights.topicTrends': { args: [{ guildId: g, hours: 24, limit: 5 }], optional: ['hours', 'limit'] },
-    'insights.activity': { args: [{ guildId: g, days: 7 }], optional: ['days'] },
+    'insights.topicTrends': {
+      args: [{ guildId: g, hours: 24, limit: 5, weightByReactions: true }],
+      optional: ['hours', 'limit', 'weightByReactions'],
+    },
+    'insights.activity': {
+      args: [{ guildId: g, days: 7, weightByReactions: false }],
+      optional: ['days', 'weightByReactions'],
+    },
     'insights.preferences': { args: [{ guildId: g, userId: a, limit: 5 }], optional: ['limit'] },
     'ops.runPending': { args: [{ limit: 5, guildId: g }], optional: ['limit', 'guildId'] },
     'ops.retryDeadLetters': { args: [{ guildId: g }], optional: ['guildId'] },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { importSnapshot } from '../governance/guild-import.js';
+import { allReactionPages } from '../governance/paged-reads.js';
 import { purgeMember } from '../governance/purge.js';
 import type { IngestDeps } from '../ingest/deps.js';
 import {
@@ -16,6 +17,7 @@ import {
 import { type Fact, isActive } from '../model/fact.js';
 import type { Alias, Digest, Relation } from '../model/graph.js';
 import type { StoredMessage } from '../model/message.js';
+import type { Reaction } from '../model/reaction.js';
 import { idField as id, parseInput, userIdField } from '../validation/index.js';
 
 const EMBED_CHUNK = 64;
@@ -51,6 +53,8 @@ export interface UserExport {
   readonly relations: readonly Relation[];
   readonly digest: Digest | null;
   readonly messages: readonly StoredMessage[];
+  /** The member's reactions to messages (who reacted with what, never message text). */
+  readonly reactions: readonly Reaction[];
 }
 
 export interface AdminApiDeps extends IngestDeps {
@@ -133,8 +137,8 @@ export function createAdminApi(deps: AdminApiDeps) {
 
     /**
      * Removes every trace of a member in a guild (facts about them and facts they stated, vectors,
-     * keyword rows, history, links, relations, aliases, digest, their messages). A dry run (the
-     * default) only counts.
+     * keyword rows, history, links, relations, aliases, digest, their messages, their reactions and
+     * the reactions to their messages). A dry run (the default) only counts.
      */
     async purgeUser(input: { guildId: string; userId: string; dryRun?: boolean }): Promise<PurgeReport> {
       parseInput(purgeSchema, input, 'admin.purgeUser');
@@ -221,6 +225,7 @@ export function createAdminApi(deps: AdminApiDeps) {
         ),
         digest: snapshot.digests.find((d) => d.subjectId === u) ?? null,
         messages,
+        reactions: await allReactionPages(store, input.guildId, { userId: u }),
       };
     },
   };

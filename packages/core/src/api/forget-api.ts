@@ -17,6 +17,8 @@ export interface ForgetMessageReport {
   readonly factsRetired: number;
   /** Source refs (with their snippets) removed from facts. */
   readonly sourcesRemoved: number;
+  /** Reactions to the message removed (its counts go with it). */
+  readonly reactionsDeleted: number;
 }
 
 export interface ForgetApiDeps extends IngestDeps {
@@ -50,11 +52,16 @@ export function createForgetApi(deps: ForgetApiDeps) {
     messageId: string,
     detail: string,
     replacement: StoredMessage | null,
-  ): Promise<{ outcome: ForgetOutcome; deleted: number; stored: StoredMessage | null }> => {
+  ): Promise<{
+    outcome: ForgetOutcome;
+    deleted: number;
+    reactions: number;
+    stored: StoredMessage | null;
+  }> => {
     const [stored] = await store.conversation.getMessages(guildId, [messageId]);
     const citing = await store.facts.citing(guildId, [messageId]);
     if (!stored && citing.length === 0)
-      return { outcome: { retired: [], sourcesRemoved: 0 }, deleted: 0, stored: null };
+      return { outcome: { retired: [], sourcesRemoved: 0 }, deleted: 0, reactions: 0, stored: null };
     const at = clock.now();
     const result = await store.transaction(async () => {
       await store.erasures.recordErasure({ guildId, userId: null, messageId, at });
@@ -62,8 +69,10 @@ export function createForgetApi(deps: ForgetApiDeps) {
       const plan = planForget(await store.facts.citing(guildId, [messageId]), new Set([messageId]));
       const outcome = await applyForgetPlan(store, guildId, plan, at, detail);
       const deleted = await store.conversation.deleteMessages(guildId, [messageId]);
+      // An edit keeps the message's reactions; a deletion takes them (and their counts) along.
+      const reactions = replacement ? 0 : await store.reactions.clearReactions(guildId, [messageId]);
       if (replacement) await store.queue.enqueue(replacement, Number.MAX_SAFE_INTEGER);
-      return { outcome, deleted };
+      return { outcome, deleted, reactions };
     });
     return { ...result, stored: stored ?? null };
   };
@@ -77,7 +86,7 @@ export function createForgetApi(deps: ForgetApiDeps) {
     async forgetMessage(input: ForgetMessageInput): Promise<ForgetMessageReport> {
       const v = parseInput(forgetMessageSchema, input, 'forgetMessage');
       await deps.ensureStarted();
-      const { outcome, deleted, stored } = await forget(
+      const { outcome, deleted, reactions, stored } = await forget(
         v.guildId,
         v.messageId,
         'source message deleted',
@@ -93,6 +102,7 @@ export function createForgetApi(deps: ForgetApiDeps) {
         messagesDeleted: deleted,
         factsRetired: outcome.retired.length,
         sourcesRemoved: outcome.sourcesRemoved,
+        reactionsDeleted: reactions,
       };
     },
 

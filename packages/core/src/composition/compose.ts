@@ -17,6 +17,7 @@ import type { IngestDeps } from '../ingest/deps.js';
 import { IngestEngine } from '../ingest/engine.js';
 import { MemberRate, memberBurstOf } from '../ingest/member-rate.js';
 import { Observer } from '../ingest/observe.js';
+import { ReactionObserver } from '../ingest/observe-reaction.js';
 import type { EventBus } from '../observability/events.js';
 import type { MetricsRegistry } from '../observability/metrics.js';
 import { createMessageSearch, type MessageSearch } from '../recall/message-search.js';
@@ -32,6 +33,7 @@ export interface Started {
   readonly deps: IngestDeps;
   readonly engine: IngestEngine;
   readonly observer: Observer;
+  readonly reactions: ReactionObserver;
   readonly identity: IdentityService;
   readonly recall: RecallService;
   readonly messageSearch: MessageSearch;
@@ -117,7 +119,8 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     hot,
     config: config.context,
     metrics: o.metrics,
-    promptContext: (i) => prompt.promptContext({ ...i, mentionedIds: [...i.mentionedIds] }),
+    promptContext: ({ companions, ...i }) =>
+      prompt.promptContext({ ...i, mentionedIds: [...i.mentionedIds] }, { companions }),
   });
   o.bus.on('FactCommitted', (e) => context.invalidate(e.guildId, e.fact.subjectId));
   o.bus.on('FactSuperseded', (e) => context.invalidate(e.guildId, e.subjectId));
@@ -183,6 +186,7 @@ export function composeServices(rt: Runtime, o: ComposeOptions): Started {
     deps,
     engine,
     observer,
+    reactions: new ReactionObserver({ clock, isBot: o.isBot, ...log }),
     identity,
     recall,
     messageSearch,

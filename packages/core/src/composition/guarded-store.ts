@@ -27,6 +27,7 @@ const ROLES = [
   'conversation',
   'claims',
   'modes',
+  'reactions',
 ] as const satisfies readonly RoleKey[];
 // Every role of MemoryStore is wrapped: a role added to the port but not here fails to compile.
 const everyRole: Exclude<RoleKey, (typeof ROLES)[number]> extends never ? true : never = true;

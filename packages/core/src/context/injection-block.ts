@@ -1,5 +1,6 @@
 import type { ScoredFact } from '../recall/recall-types.js';
 import { inlineUntrusted } from '../text/untrusted.js';
+import { BETWEEN_HEAD, type RenderedGroup } from './between-block.js';
 import { buildCitation, MAX_FACT_CHARS, truncate } from './citations.js';
 import type { Citation } from './prompt-context-types.js';
 
@@ -7,7 +8,15 @@ import type { Citation } from './prompt-context-types.js';
 export const CHARS_PER_TOKEN = 4;
 export const MAX_DIGEST_CHARS = 480;
 
-export interface BlockSection {
+/** The people of the conversation together (relations, disagreements, shared interests). */
+export interface BetweenSection {
+  readonly kind: 'between';
+  readonly groups: readonly RenderedGroup[];
+}
+
+export type BlockSection = PeopleSection | BetweenSection;
+
+export interface PeopleSection {
   readonly kind: 'asker' | 'user' | 'server';
   readonly subjectId: string | null;
   /** Display name (asker and referenced users). */
@@ -39,7 +48,7 @@ function factLine(text: string): string {
   return truncate(inlineUntrusted(text.replace(STORED_LABEL, '')), MAX_FACT_CHARS);
 }
 
-function sectionHead(section: BlockSection): string[] {
+function sectionHead(section: PeopleSection): string[] {
   const s = {
     ...section,
     name: section.name === null ? null : inlineUntrusted(section.name) || null,
@@ -79,7 +88,51 @@ export function buildInjectionBlock(
   const reserve = HEADER.length + 2 + GUIDE.length;
   let used = reserve;
   const len = (xs: readonly string[]) => xs.reduce((n, l) => n + l.length + 1, 0);
+  /** Citation index of each fact cited so far: a fact shown twice keeps one tag. */
+  const cited = new Map<string, number>();
+  const tagged = (item: ScoredFact, line: string) => {
+    const named = speakerName(item);
+    const speaker = named === null ? '' : inlineUntrusted(named);
+    return `${line}${speaker ? ` (according to ${speaker})` : ''}`;
+  };
+  const cite = (item: ScoredFact, index: number, subjectName: string | null) => {
+    citations.push(buildCitation(item, index, subjectName));
+    facts.push(item);
+    cited.set(item.fact.id, index);
+  };
   for (const s of sections) {
+    if (s.kind === 'between') {
+      // Whole groups or nothing: half of a disagreement would mislead.
+      if (s.groups.length === 0) continue;
+      if (used + len(BETWEEN_HEAD) > budget) {
+        trimmed = true;
+        continue;
+      }
+      const body: string[] = [];
+      for (const g of s.groups) {
+        const fresh: ScoredFact[] = [];
+        const indexOf = (item: ScoredFact) => {
+          const known = cited.get(item.fact.id);
+          if (known !== undefined) return known;
+          const pending = fresh.findIndex((f) => f.fact.id === item.fact.id);
+          return citations.length + (pending >= 0 ? pending + 1 : fresh.push(item));
+        };
+        const groupLines = [
+          g.heading,
+          ...g.items.map(({ item, line }) => `- [mem:${indexOf(item)}] ${tagged(item, line)}`),
+        ];
+        if (used + len(BETWEEN_HEAD) + len(body) + len(groupLines) > budget) {
+          trimmed = true;
+          continue;
+        }
+        for (const item of fresh) cite(item, citations.length + 1, null);
+        body.push(...groupLines);
+      }
+      if (body.length === 0) continue;
+      lines.push(...BETWEEN_HEAD, ...body);
+      used += len(BETWEEN_HEAD) + len(body);
+      continue;
+    }
     if (s.facts.length === 0 && !s.digest) continue;
     const head = sectionHead(s);
     if (used + len(head) > budget) {
@@ -97,17 +150,14 @@ export function buildInjectionBlock(
     }
     for (const item of s.facts) {
       const index = citations.length + 1;
-      const named = speakerName(item);
-      const speaker = named === null ? '' : inlineUntrusted(named);
-      const line = `- [mem:${index}] ${factLine(item.fact.text)}${speaker ? ` (according to ${speaker})` : ''}`;
+      const line = `- [mem:${index}] ${tagged(item, factLine(item.fact.text))}`;
       if (used + len(head) + bodyUsed + line.length + 1 > budget) {
         trimmed = true;
         continue;
       }
       body.push(line);
       bodyUsed += line.length + 1;
-      citations.push(buildCitation(item, index, s.kind === 'server' ? null : s.name));
-      facts.push(item);
+      cite(item, index, s.kind === 'server' ? null : s.name);
     }
     if (body.length === 0) continue;
     lines.push(...head, ...body);

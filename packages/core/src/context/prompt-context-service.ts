@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AccessDeps, digestVisible } from '../access/visibility.js';
+import { type AccessDeps, digestVisible, type Visibility } from '../access/visibility.js';
 import type { MemoryConfig } from '../config/schema.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { audienceSchema } from '../model/audience.js';
@@ -11,6 +11,8 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import { RecallSession } from '../recall/recall-session.js';
 import type { RecallResult, RecallService, ScoredFact } from '../recall/recall-types.js';
 import { checkInput, idField as id, userIdField } from '../validation/index.js';
+import { renderBetween } from './between-block.js';
+import { type BetweenGroup, betweenPeople } from './between-people.js';
 import { applyCitations } from './citations.js';
 import { cite } from './cite.js';
 import { type BlockSection, buildInjectionBlock, CHARS_PER_TOKEN } from './injection-block.js';
@@ -60,9 +62,18 @@ export const promptContextSchema = z
   .strict();
 export type PromptContextInput = z.input<typeof promptContextSchema>;
 
+/** What core's own callers add to a prompt context (not part of the public input). */
+export interface PromptContextExtras {
+  /**
+   * Other people present in the conversation (the recent speakers of `context()`): considered for
+   * the section about the people together only, without sections of their own.
+   */
+  readonly companions?: readonly string[];
+}
+
 export interface PromptContextService {
   /** Recall for the people in the conversation and the server, rendered under a token budget. Never throws. */
-  promptContext(input: PromptContextInput): Promise<PromptContext>;
+  promptContext(input: PromptContextInput, extras?: PromptContextExtras): Promise<PromptContext>;
 }
 
 function contextOf(
@@ -85,18 +96,20 @@ function contextOf(
 }
 
 const emptyBlock = { text: '', facts: [], citations: [] };
+/** Most people considered together (participants first, then companions). */
+const MAX_PEOPLE = 12;
 
 /** Builds promptContext (see SPEC §5). */
 export function createPromptContextService(deps: PromptContextDeps): PromptContextService {
   const isBot = (u: string) => deps.isBot?.(u) === true;
   return {
-    async promptContext(input) {
+    async promptContext(input, extras = {}) {
       const parsed = checkInput(promptContextSchema, input, 'promptContext');
       if (!parsed.ok)
         return contextOf(emptyBlock, { resolutions: [], warnings: [RecallWarning.QUERY_INVALID] }, deps);
       const q = parsed.data;
       try {
-        return await build(deps, q, isBot);
+        return await build(deps, q, isBot, extras.companions ?? []);
       } catch (error) {
         deps.logger?.({
           level: 'error',
@@ -114,6 +127,7 @@ async function build(
   deps: PromptContextDeps,
   q: z.output<typeof promptContextSchema>,
   isBot: (u: string) => boolean,
+  companions: readonly string[],
 ): Promise<PromptContext> {
   const r = deps.retrieval;
   // Both recalls (and the participant check) share one opt-out read, embedding and name resolution.
@@ -182,6 +196,15 @@ async function build(
     const kind = person === q.askerId ? 'asker' : 'user';
     sections.push({ kind, subjectId: person, name: n.label, otherNames: n.others, digest: d, facts });
   }
+  // The people together, after the recalls: their graph, entity and fact reads are the session's.
+  const groups = await between(deps, q.guildId, [...who.people, ...companions], session, visible, isBot);
+  for (const id of groups.flatMap((g) => [...g.members, ...g.items.map((i) => i.fact.attribution.speakerId)]))
+    if (id !== null) await nameOf(id);
+  const recalled = new Map([...subjects.facts, ...server.facts].map((f) => [f.fact.id, f]));
+  sections.push({
+    kind: 'between',
+    groups: renderBetween(groups, (id) => labels.get(id)?.label ?? 'a member', recalled),
+  });
   sections.push({
     kind: 'server',
     subjectId: null,
@@ -203,4 +226,37 @@ async function build(
   const block = buildInjectionBlock(sections, q.tokenBudget ?? r.defaultTokenBudget, speakerName);
   if (block.trimmed) warnings.add(RecallWarning.BUDGET_TRIMMED);
   return contextOf(block, { resolutions: who.resolutions, warnings: [...warnings] }, deps);
+}
+
+/**
+ * The section about the people together (see `betweenPeople`): the participants and companions
+ * who are neither bots nor opted out. A failure leaves the section out (logged), never the block.
+ */
+async function between(
+  deps: PromptContextDeps,
+  guildId: string,
+  ids: readonly string[],
+  session: RecallSession,
+  visible: Visibility,
+  isBot: (u: string) => boolean,
+): Promise<BetweenGroup[]> {
+  try {
+    const optedOut = await session.optedOut(guildId);
+    const excluded = (u: string) => isBot(u) || optedOut.has(u);
+    const people = [...new Set(ids)].filter((u) => !excluded(u)).slice(0, MAX_PEOPLE);
+    if (people.length < 2) return [];
+    return await betweenPeople({
+      store: deps.store,
+      session,
+      edgesPerPerson: deps.retrieval.fanOut,
+      guildId,
+      people,
+      visible,
+      now: deps.clock.now(),
+      excluded,
+    });
+  } catch (error) {
+    deps.logger?.({ level: 'warn', event: 'prompt_context.between_failed', data: { guildId }, error });
+    return [];
+  }
 }

@@ -5,8 +5,10 @@ import type { MetricsRegistry } from '../observability/metrics.js';
 import type { Clock } from '../ports/clock.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { normalizeText } from '../text/analyze.js';
+import { inlineUntrusted } from '../text/untrusted.js';
 import type { HotTier } from './hot-tier.js';
 import type { ConversationMessage } from './message-view.js';
+import { withReactions } from './reaction-counts.js';
 import { longTermTrigger } from './triggers.js';
 
 export const ContextMode = { INSTANT: 'instant', NORMAL: 'normal', DEEP: 'deep' } as const;
@@ -56,16 +58,38 @@ export interface ContextDeps {
     mentionedIds: readonly string[];
     minScore: number;
     audience: { readonly channelId: string; readonly requesterId: string };
+    /** Recent speakers of the channel, for the section about the people together. */
+    companions: readonly string[];
   }) => Promise<PromptContext>;
+}
+
+/** ` (reactions: 👍 3, 🎉 1)`: at most five emoji, each printed as untrusted text. */
+function reactionNote(m: ConversationMessage): string {
+  if (m.reactions.length === 0) return '';
+  const shown = m.reactions.slice(0, 5).map((r) => `${inlineUntrusted(r.emoji)} ${r.count}`);
+  return ` (reactions: ${shown.join(', ')})`;
 }
 
 function transcript(messages: readonly ConversationMessage[]): string {
   return messages
-    .map((m) => `${m.authorName || m.authorId}${m.isBot ? ' (bot)' : ''}: ${m.content}`)
+    .map((m) => `${m.authorName || m.authorId}${m.isBot ? ' (bot)' : ''}: ${m.content}${reactionNote(m)}`)
     .join('\n');
 }
 
 const SERVER = '\u0000server';
+/** Most recent speakers considered with the asker and the mentioned members. */
+const MAX_COMPANIONS = 8;
+
+/** Members who spoke in the recent messages, latest first (bots, replies and the asker left out). */
+function recentSpeakers(recent: readonly ConversationMessage[], askerId: string): string[] {
+  const out: string[] = [];
+  for (let i = recent.length - 1; i >= 0 && out.length < MAX_COMPANIONS; i--) {
+    const m = recent[i] as ConversationMessage;
+    if (m.isBot || m.kind !== 'chat' || m.authorId === askerId || out.includes(m.authorId)) continue;
+    out.push(m.authorId);
+  }
+  return out;
+}
 
 /**
  * `context()`: the hot tier is served from process memory; the long-term tier (a prompt-context
@@ -100,6 +124,9 @@ export class ContextService {
     let recent: readonly ConversationMessage[] = [];
     try {
       recent = await this.#deps.hot.recent(this.#deps.store.conversation, input.guildId, input.channelId);
+      // Counts are read each time (one read when nothing was reacted to): reactions change after
+      // the message, in any process, and purges and opt-outs must show at once.
+      recent = await withReactions(this.#deps.store, input.guildId, recent);
     } catch {
       warnings.push(RecallWarning.STORE_UNAVAILABLE);
       metrics.inc('context.errors');
@@ -118,7 +145,8 @@ export class ContextService {
     if (trigger !== null) {
       const t1 = performance.now();
       // The audience is the channel asked in: a block cached for one channel never answers another.
-      const key = `${input.guildId}\u0000${input.channelId}\u0000${input.askerId}\u0000${[...mentioned].sort().join(',')}\u0000${normalizeText(input.text)}`;
+      const companions = recentSpeakers(recent, input.askerId);
+      const key = `${input.guildId}\u0000${input.channelId}\u0000${input.askerId}\u0000${[...mentioned].sort().join(',')}\u0000${[...companions].sort().join(',')}\u0000${normalizeText(input.text)}`;
       const hit = this.#cache.get(key);
       const now = this.#deps.clock.now().getTime();
       if (hit && now - hit.at < config.cacheTtlSeconds * 1000) {
@@ -127,7 +155,7 @@ export class ContextService {
         metrics.inc('context.cache_hits');
       } else {
         metrics.inc('context.cache_misses');
-        const outcome = await this.#withDeadline(input, mentioned, key);
+        const outcome = await this.#withDeadline(input, mentioned, companions, key);
         if (outcome === 'timeout') {
           warnings.push(RecallWarning.LONG_TERM_TIMEOUT);
           metrics.inc('context.timeouts');
@@ -161,6 +189,7 @@ export class ContextService {
   async #withDeadline(
     input: ContextInput,
     mentioned: readonly string[],
+    companions: readonly string[],
     key: string,
   ): Promise<PromptContext | 'timeout' | 'error'> {
     const { config } = this.#deps;
@@ -172,12 +201,14 @@ export class ContextService {
         mentionedIds: mentioned,
         minScore: config.minScore,
         audience: { channelId: input.channelId, requesterId: input.askerId },
+        companions,
       })
       .then((value) => {
         // Cache even a late result: the next identical question is then answered from memory.
         const subjects = new Set<string>([
           input.askerId,
           ...mentioned,
+          ...companions,
           SERVER,
           ...value.facts.map((f) => f.fact.subjectId ?? SERVER),
         ]);

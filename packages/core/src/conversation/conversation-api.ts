@@ -9,6 +9,7 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import { countField, idField as id, MAX_TEXT_CHARS, parseInput, userIdField } from '../validation/index.js';
 import type { HotTier } from './hot-tier.js';
 import { type ConversationMessage, toConversationMessage } from './message-view.js';
+import { withReactions } from './reaction-counts.js';
 
 export interface SessionEntry {
   readonly role: 'system' | 'user' | 'assistant';
@@ -72,7 +73,10 @@ export interface ConversationDeps {
 export function createConversationApi(deps: ConversationDeps) {
   const { store } = deps;
   return {
-    /** The latest `limit` (20) messages of a channel, oldest first; page back with `beforeMessageId`. */
+    /**
+     * The latest `limit` (20) messages of a channel, oldest first, with their reaction counts; page
+     * back with `beforeMessageId`.
+     */
     async threadHistory(input: {
       guildId: string;
       channelId: string;
@@ -84,7 +88,7 @@ export function createConversationApi(deps: ConversationDeps) {
         limit: Math.min(Math.max(1, input.limit ?? 20), 1000),
         ...(input.beforeMessageId !== undefined ? { beforeMessageId: input.beforeMessageId } : {}),
       });
-      return rows.map(toConversationMessage);
+      return withReactions(store, input.guildId, rows.map(toConversationMessage));
     },
 
     /**
@@ -98,10 +102,11 @@ export function createConversationApi(deps: ConversationDeps) {
       // Read past hidden messages (up to 1,000) so the answer still holds `limit` when it can.
       const read = visible.restricted ? Math.min(1000, limit * 4) : limit;
       const rows = await store.conversation.authorHistory(v.guildId, v.authorId, read);
-      return rows
+      const shown = rows
         .filter((m) => visible.message(m))
         .slice(-limit)
         .map(toConversationMessage);
+      return withReactions(store, v.guildId, shown);
     },
 
     async channelStats(input: { guildId: string; channelId: string }): Promise<ChannelStats> {

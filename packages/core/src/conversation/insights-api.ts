@@ -10,12 +10,15 @@ import type { Clock } from '../ports/clock.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { indexTerms, tokenize } from '../text/analyze.js';
 import { countField, idField as id, parseInput, userIdField } from '../validation/index.js';
+import { reactionCountsOf, totalReactions } from './reaction-counts.js';
 
 const HOUR = 3_600_000;
 const MAX_WINDOW_MESSAGES = 50_000;
 
 /** Only messages, and stances resting on facts, this audience may see (see `access.requireAudience`). */
 const audience = audienceSchema.nullish();
+/** Each message counts 1 + the reactions it received (engagement), instead of 1. */
+const weightByReactions = z.boolean().optional();
 
 const trendsSchema = z
   .object({
@@ -28,10 +31,11 @@ const trendsSchema = z
     limit: countField(500).optional(),
     minCount: countField(1_000_000).optional(),
     audience,
+    weightByReactions,
   })
   .strict();
 const activitySchema = z
-  .object({ guildId: id, days: z.number().positive().max(3660).optional(), audience })
+  .object({ guildId: id, days: z.number().positive().max(3660).optional(), audience, weightByReactions })
   .strict();
 const preferencesSchema = z
   .object({ guildId: id, userId: userIdField, limit: countField(500).optional(), audience })
@@ -40,17 +44,18 @@ const preferencesSchema = z
 export interface TopicTrend {
   readonly topic: string;
   readonly kind: 'entity' | 'keyword';
-  /** Mentions in the window. */
+  /** Mentions in the window (with `weightByReactions`, each message counts 1 + its reactions). */
   readonly count: number;
-  /** Mentions in the previous window of the same length. */
+  /** Mentions in the previous window of the same length (weighted the same way). */
   readonly previous: number;
   /** (count + 1) / (previous + 1). */
   readonly lift: number;
 }
 
 export interface ActivityPattern {
+  /** Messages counted (not weighted). */
   readonly messages: number;
-  /** Messages per UTC hour of day (24 values). */
+  /** Messages per UTC hour of day (24 values); with `weightByReactions`, each counts 1 + its reactions. */
   readonly byHour: readonly number[];
   /** Messages per UTC weekday, Sunday first (7 values). */
   readonly byWeekday: readonly number[];
@@ -81,8 +86,25 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock; acce
     });
     return rows.filter((m) => visible.message(m));
   };
+  /** How much each message counts: 1, or 1 + its reactions (members who opted out not counted). */
+  const weights = async (
+    guildId: string,
+    rows: readonly StoredMessage[],
+    byReactions: boolean | undefined,
+  ) => {
+    if (!byReactions) return (_m: StoredMessage) => 1;
+    const counts = await reactionCountsOf(
+      deps.store,
+      guildId,
+      rows.map((m) => m.messageId),
+    );
+    return (m: StoredMessage) => 1 + totalReactions(counts.get(m.messageId));
+  };
   return {
-    /** Entities and keywords mentioned more in the last `hours` (24) than in the window before. */
+    /**
+     * Entities and keywords mentioned more in the last `hours` (24) than in the window before;
+     * `weightByReactions` counts each message 1 + the reactions it received.
+     */
     async topicTrends(input: z.input<typeof trendsSchema>): Promise<TopicTrend[]> {
       parseInput(trendsSchema, input, 'insights.topicTrends');
       const visible = await resolveVisibility(deps.access, input.guildId, input.audience);
@@ -91,6 +113,7 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock; acce
       const windowStart = new Date(now - hours * HOUR);
       const prevStart = new Date(now - 2 * hours * HOUR);
       const rows = await messagesSince(input.guildId, prevStart, visible);
+      const weight = await weights(input.guildId, rows, input.weightByReactions);
       const current = new Map<string, number>();
       const previous = new Map<string, number>();
       const wordsSeen = new Set<string>();
@@ -115,7 +138,7 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock; acce
         for (const [alias, slug] of entityByAlias)
           if (joined.includes(` ${normalizeAlias(alias)} `)) seen.add(`entity:${slug}`);
         for (const t of d.terms) if (t.length >= 3 && !/^\d+$/.test(t)) seen.add(`keyword:${t}`);
-        for (const k of seen) target.set(k, (target.get(k) ?? 0) + 1);
+        for (const k of seen) target.set(k, (target.get(k) ?? 0) + weight(d.m));
       }
       const minCount = input.minCount ?? 2;
       return [...current.entries()]
@@ -139,17 +162,18 @@ export function createInsightsApi(deps: { store: MemoryStore; clock: Clock; acce
         .slice(0, input.limit ?? 10);
     },
 
-    /** Messages per UTC hour and weekday over the last `days` (30), with peak hours. */
+    /** Messages per UTC hour and weekday over the last `days` (30), with peak hours (optionally weighted by reactions). */
     async activity(input: z.input<typeof activitySchema>): Promise<ActivityPattern> {
       parseInput(activitySchema, input, 'insights.activity');
       const visible = await resolveVisibility(deps.access, input.guildId, input.audience);
       const since = new Date(deps.clock.now().getTime() - (input.days ?? 30) * 24 * HOUR);
       const rows = await messagesSince(input.guildId, since, visible);
+      const weight = await weights(input.guildId, rows, input.weightByReactions);
       const byHour = new Array<number>(24).fill(0);
       const byWeekday = new Array<number>(7).fill(0);
       for (const m of rows) {
-        byHour[m.createdAt.getUTCHours()] = (byHour[m.createdAt.getUTCHours()] ?? 0) + 1;
-        byWeekday[m.createdAt.getUTCDay()] = (byWeekday[m.createdAt.getUTCDay()] ?? 0) + 1;
+        byHour[m.createdAt.getUTCHours()] = (byHour[m.createdAt.getUTCHours()] ?? 0) + weight(m);
+        byWeekday[m.createdAt.getUTCDay()] = (byWeekday[m.createdAt.getUTCDay()] ?? 0) + weight(m);
       }
       const peakHours = byHour
         .map((n, h) => [h, n] as const)

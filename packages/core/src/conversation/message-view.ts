@@ -1,4 +1,5 @@
 import type { StoredMessage } from '../model/message.js';
+import type { ReactionCount } from '../model/reaction.js';
 
 /** A message as conversation APIs return it (queue bookkeeping left out). */
 export interface ConversationMessage {
@@ -14,6 +15,8 @@ export interface ConversationMessage {
   readonly replyToMessageId: string | null;
   readonly threadParentId: string | null;
   readonly edited: boolean;
+  /** Members' reactions by emoji, most reacted first (empty when none; opted-out members not counted). */
+  readonly reactions: readonly ReactionCount[];
 }
 
 export function toConversationMessage(m: StoredMessage): ConversationMessage {
@@ -30,5 +33,6 @@ export function toConversationMessage(m: StoredMessage): ConversationMessage {
     replyToMessageId: m.replyToMessageId,
     threadParentId: m.threadParentId,
     edited: m.edited,
+    reactions: [],
   };
 }

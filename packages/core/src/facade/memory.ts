@@ -23,6 +23,7 @@ import { ErrorCode, MemoryError } from '../errors/index.js';
 import type { ObserveReceipt } from '../ingest/observe-receipts.js';
 import type { GuildStats } from '../model/admin.js';
 import type { MessageEventInput } from '../model/message.js';
+import type { ClearReactionsInput, ReactionEventInput } from '../model/reaction.js';
 import { EventBus, type MemoryEvents, type MemoryEventType } from '../observability/events.js';
 import { MetricsRegistry } from '../observability/metrics.js';
 import type { RecallQueryInput } from '../recall/recall-query.js';
@@ -158,6 +159,19 @@ export class Memory {
   async forgetMessage(input: ForgetMessageInput): Promise<ForgetMessageReport> {
     const started = await this.#start();
     return started.forget.forgetMessage(input);
+  }
+
+  /**
+   * Records that a member added (or removed) a reaction to a stored message: O(1), idempotent per
+   * (message, member, emoji), never a model call and never a statement of the member who reacted.
+   */
+  observeReaction(event: ReactionEventInput): Promise<ObserveReceipt> {
+    return this.#observing.observeReaction(event);
+  }
+
+  /** Removes every reaction of a message (Discord's "remove all"), or only one emoji's; returns how many. */
+  clearReactions(input: ClearReactionsInput): Promise<number> {
+    return this.#observing.clearReactions(input);
   }
 
   /** Stores a message for background extraction. O(1); never calls a model or an embedder. */

@@ -1,13 +1,19 @@
 import { observeManyOptionsSchema, observeManySchema } from '../api/memory-inputs.js';
 import type { Started } from '../composition/compose.js';
 import { parseMessageEvent } from '../ingest/observe.js';
+import { parseReactionEvent } from '../ingest/observe-reaction.js';
 import { type ObserveReceipt, rejectedReceipt } from '../ingest/observe-receipts.js';
 import { type MessageEvent, type MessageEventInput, messageEventSchema } from '../model/message.js';
+import {
+  type ClearReactionsInput,
+  clearReactionsSchema,
+  type ReactionEventInput,
+} from '../model/reaction.js';
 import type { MetricsRegistry } from '../observability/metrics.js';
 import { parseInput } from '../validation/index.js';
 
 /**
- * `memory.observe` and `observeMany` at the facade: validation first (a bad event in a burst stores
+ * `memory.observe`, `observeMany` and the reaction calls at the facade: validation first (a bad event in a burst stores
  * nothing), a rejected receipt when the store cannot start, receipts counted by status and reason,
  * call latency, and the guilds seen (for flush).
  */
@@ -54,6 +60,18 @@ export class ObserveFront {
       receipts = parsed.map((e) => rejectedReceipt(e.messageId, error));
     }
     return receipts.map((r, i) => this.#counted(r, (parsed[i] as MessageEvent).guildId));
+  }
+
+  async observeReaction(event: ReactionEventInput): Promise<ObserveReceipt> {
+    const parsed = parseReactionEvent(event);
+    const started = await this.#start().catch((error: unknown) => rejectedReceipt(parsed.messageId, error));
+    return 'rt' in started ? started.reactions.observe(started.rt.store, parsed) : started;
+  }
+
+  async clearReactions(input: ClearReactionsInput): Promise<number> {
+    const parsed = parseInput(clearReactionsSchema, input, 'clearReactions');
+    const started = await this.#start();
+    return started.reactions.clear(started.rt.store, parsed);
   }
 
   #counted(receipt: ObserveReceipt, guildId: string): ObserveReceipt {

@@ -1,8 +1,10 @@
 import type { Fact } from '../model/fact.js';
 import type { StoredMessage } from '../model/message.js';
+import type { Reaction } from '../model/reaction.js';
 import type { MessageListQuery } from '../ports/conversation-store.js';
 import type { FactPageOptions } from '../ports/fact-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import type { ReactionListQuery } from '../ports/reaction-store.js';
 
 /** Rows per read when governance walks a member's data. */
 export const PAGE = 500;
@@ -66,4 +68,25 @@ export async function chunkedCount(
   let n = 0;
   for (let i = 0; i < ids.length; i += ID_CHUNK) n += await count(ids.slice(i, i + ID_CHUNK));
   return n;
+}
+
+/** Every reaction matching a query (a member's, or those of up to ID_CHUNK messages), page by page. */
+export async function allReactionPages(
+  store: MemoryStore,
+  guildId: string,
+  query: Omit<ReactionListQuery, 'limit' | 'after'>,
+): Promise<Reaction[]> {
+  const out: Reaction[] = [];
+  let after: ReactionListQuery['after'];
+  for (;;) {
+    const page = await store.reactions.listReactions(guildId, {
+      ...query,
+      limit: PAGE,
+      ...(after ? { after } : {}),
+    });
+    out.push(...page);
+    const last = page[page.length - 1];
+    if (page.length < PAGE || !last) return out;
+    after = { messageId: last.messageId, userId: last.userId, emoji: last.emoji };
+  }
 }

@@ -3,7 +3,14 @@ import type { PurgePlan } from '../model/governance-plans.js';
 import type { Link, Relation } from '../model/graph.js';
 import { relationRefKey, relationRefOf } from '../model/graph.js';
 import type { MemoryStore } from '../ports/memory-store.js';
-import { allFactPages, chunked, chunkedCount, eachMessagePage, PAGE } from './paged-reads.js';
+import {
+  allFactPages,
+  allReactionPages,
+  chunked,
+  chunkedCount,
+  eachMessagePage,
+  PAGE,
+} from './paged-reads.js';
 import {
   decideRelations,
   entityCandidates,
@@ -12,6 +19,7 @@ import {
   orphanedEntities,
   type PurgeTallies,
   purgedLinks,
+  purgedReactions,
   quotedDigestSubjects,
   stripMemberSources,
 } from './purge-rules.js';
@@ -106,6 +114,10 @@ export async function planPurge(store: MemoryStore, guildId: string, userId: str
     for (const m of page) messageIds.push(m.messageId);
     return true;
   });
+  const reactions = purgedReactions([
+    ...(await allReactionPages(store, guildId, { userId })),
+    ...(await chunked(messageIds, (c) => allReactionPages(store, guildId, { messageIds: c }))),
+  ]);
   const candidates = entityCandidates(factLinks, deleted);
   const plan: PurgePlan = {
     guildId,
@@ -120,6 +132,7 @@ export async function planPurge(store: MemoryStore, guildId: string, userId: str
     messageIds,
     unlinkEntities: (await store.graph.entitiesLinkedTo(guildId, [userId])).map((e) => e.slug),
     deleteEntities: await orphans(store, guildId, candidates, factLinks, purged, deleted),
+    reactions,
   };
   const vectors =
     (await chunkedCount(factIds, (c) => store.vectors.count(guildId, 'fact', c))) +

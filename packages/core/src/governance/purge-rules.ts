@@ -3,6 +3,7 @@ import type { Fact, SourceRef } from '../model/fact.js';
 import type { PurgePlan } from '../model/governance-plans.js';
 import type { Link, NodeRef, Relation, RelationRef } from '../model/graph.js';
 import { relationRefKey, relationRefOf } from '../model/graph.js';
+import { type ReactionRef, reactionRefKey } from '../model/reaction.js';
 
 /** Pure decisions of a member's purge; purge-plan.ts reads the data and assembles the plan. */
 
@@ -110,6 +111,17 @@ export function orphanedEntities(input: {
   return input.candidates.filter((slug) => input.existing.has(slug) && !referenced.has(slug));
 }
 
+/**
+ * Reactions that go, each once by natural key: the member's own (who reacted is their data) and
+ * every reaction to their messages (the messages go, so their counts go with them).
+ */
+export function purgedReactions(reactions: readonly ReactionRef[]): ReactionRef[] {
+  const byKey = new Map<string, ReactionRef>();
+  for (const r of reactions)
+    byKey.set(reactionRefKey(r), { messageId: r.messageId, userId: r.userId, emoji: r.emoji });
+  return [...byKey.values()];
+}
+
 export const entityNodes = (slugs: readonly string[]): NodeRef[] =>
   slugs.map((id) => ({ type: 'entity' as const, id }));
 
@@ -138,6 +150,7 @@ export function purgeReport(plan: PurgePlan, tallies: PurgeTallies, dryRun: bool
     sourcesStripped: tallies.sourcesStripped,
     entitiesUnlinked: plan.unlinkEntities.length,
     entities: plan.deleteEntities.length,
+    reactions: plan.reactions.length,
     budgetRows: 0,
     optOutKept: tallies.optOutKept,
   };

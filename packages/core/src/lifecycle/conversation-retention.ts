@@ -55,7 +55,9 @@ export async function pruneConversation(
 ): Promise<number> {
   let removed = 0;
   const drop = async (ids: readonly string[]) => {
-    if (ids.length > 0) removed += await store.conversation.deleteMessages(guildId, ids);
+    if (ids.length === 0) return;
+    removed += await store.conversation.deleteMessages(guildId, ids);
+    await store.reactions.clearReactions(guildId, ids);
   };
   await eachMessagePage(
     store,

@@ -112,6 +112,8 @@ export interface PurgeReport {
   readonly entitiesUnlinked: number;
   /** Entities no other fact or relation refers to once the member's are gone. */
   readonly entities: number;
+  /** Reactions: the member's own and those to their messages. */
+  readonly reactions: number;
   readonly budgetRows: number;
   /** The opt-out record is kept so consent survives the purge; `setOptOut(false)` removes it. */
   readonly optOutKept: boolean;

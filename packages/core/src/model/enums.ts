@@ -14,6 +14,8 @@ export const IgnoreReason = {
   IGNORED_PATTERN: 'ignored_pattern',
   DUPLICATE: 'duplicate',
   IGNORED_GUILD: 'ignored_guild',
+  /** A reaction to a message that is not stored (never observed, deleted, or a session entry). */
+  UNKNOWN_MESSAGE: 'unknown_message',
 } as const;
 export type IgnoreReason = ValueOf<typeof IgnoreReason>;
 

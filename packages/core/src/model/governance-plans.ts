@@ -1,6 +1,7 @@
 import type { OptOut } from './admin.js';
 import type { Fact, FactHistoryEntry, SourceRef } from './fact.js';
 import type { Alias, Digest, Entity, Link, Relation, RelationRef } from './graph.js';
+import type { ReactionRef } from './reaction.js';
 
 /**
  * Everything a member's purge changes in one guild, decided by core (governance/purge-plan.ts)
@@ -33,6 +34,8 @@ export interface PurgePlan {
   readonly unlinkEntities: readonly string[];
   /** Entities deleted with their alias index. */
   readonly deleteEntities: readonly string[];
+  /** Reactions deleted: the member's own, and every reaction to the messages deleted. */
+  readonly reactions: readonly ReactionRef[];
 }
 
 /**

@@ -13,6 +13,7 @@ import type { GuildAdminStore } from './guild-admin-store.js';
 import type { IngestQueue } from './ingest-queue.js';
 import type { Logger } from './logger.js';
 import type { MetaStore } from './meta-store.js';
+import type { ReactionStore } from './reaction-store.js';
 import type { ReplyClaimStore } from './reply-claim-store.js';
 import type { VectorIndex } from './vector-index.js';
 
@@ -63,6 +64,7 @@ export interface MemoryStore {
   readonly conversation: ConversationStore;
   readonly claims: ReplyClaimStore;
   readonly modes: ActiveModeStore;
+  readonly reactions: ReactionStore;
   /** Creates schema and indexes; safe to call more than once. */
   setup(): Promise<void>;
   /** Cheap liveness check; throws when the backend is unreachable. */

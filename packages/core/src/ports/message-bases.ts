@@ -3,9 +3,11 @@
 // later release comes with a default here, so a store that extends the base keeps compiling and
 // working (kysely's DialectAdapterBase does the same for dialects).
 // Bases of the message ports (queue, vectors, conversation, reply claims, active modes), and one base for an object serving the conversation roles.
+import type { ReactionRef } from '../model/reaction.js';
 import type { ActiveModeStore } from './active-mode-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { EnqueueOutcome, IngestQueue } from './ingest-queue.js';
+import type { ReactionStore } from './reaction-store.js';
 import type { ReplyClaimStore } from './reply-claim-store.js';
 import type { VectorIndex } from './vector-index.js';
 
@@ -155,4 +157,52 @@ export abstract class ConversationRolesBase implements ConversationStore, ReplyC
   abstract listModes(
     ...args: Parameters<ActiveModeStore['listModes']>
   ): ReturnType<ActiveModeStore['listModes']>;
+}
+
+/** Reactions: `clearReactions` and `deleteReactions` have defaults built from the others. */
+export abstract class ReactionStoreBase implements ReactionStore {
+  abstract addReaction(
+    ...args: Parameters<ReactionStore['addReaction']>
+  ): ReturnType<ReactionStore['addReaction']>;
+  abstract removeReaction(
+    ...args: Parameters<ReactionStore['removeReaction']>
+  ): ReturnType<ReactionStore['removeReaction']>;
+  /** Default: pages the messages' reactions and deletes them (override with one statement). */
+  async clearReactions(
+    ...[guildId, messageIds, options]: Parameters<ReactionStore['clearReactions']>
+  ): ReturnType<ReactionStore['clearReactions']> {
+    let n = 0;
+    for (let i = 0; i < messageIds.length; i += 1000) {
+      const ids = messageIds.slice(i, i + 1000);
+      let after: ReactionRef | undefined;
+      for (;;) {
+        const page = await this.listReactions(guildId, {
+          messageIds: ids,
+          limit: 1000,
+          ...(after ? { after } : {}),
+        });
+        n += await this.deleteReactions(
+          guildId,
+          page.filter((r) => options?.emoji === undefined || r.emoji === options.emoji),
+        );
+        if (page.length < 1000) break;
+        after = page[page.length - 1];
+      }
+    }
+    return n;
+  }
+  /** Default: `removeReaction` one by one (override with one statement). */
+  async deleteReactions(
+    ...[guildId, refs]: Parameters<ReactionStore['deleteReactions']>
+  ): ReturnType<ReactionStore['deleteReactions']> {
+    let n = 0;
+    for (const ref of refs) if (await this.removeReaction(guildId, ref)) n++;
+    return n;
+  }
+  abstract reactionCounts(
+    ...args: Parameters<ReactionStore['reactionCounts']>
+  ): ReturnType<ReactionStore['reactionCounts']>;
+  abstract listReactions(
+    ...args: Parameters<ReactionStore['listReactions']>
+  ): ReturnType<ReactionStore['listReactions']>;
 }

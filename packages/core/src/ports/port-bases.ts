@@ -15,6 +15,7 @@ export {
   ConversationRolesBase,
   ConversationStoreBase,
   IngestQueueBase,
+  ReactionStoreBase,
   ReplyClaimStoreBase,
   VectorIndexBase,
 } from './message-bases.js';

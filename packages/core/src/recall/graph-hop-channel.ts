@@ -15,7 +15,7 @@ export async function graphHopChannel(
   depth: number,
   fanOut: number,
 ): Promise<ChannelList> {
-  const graph = ctx.deps.store.graph;
+  const graph = ctx.session.graphOf(ctx.deps.store.graph);
   const { reached, traversed } = await walkGraph(graph, ctx.guildId, seeds, {
     depth,
     fanOut,

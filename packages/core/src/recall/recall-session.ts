@@ -5,7 +5,7 @@ import type { Fact } from '../model/fact.js';
 import { type Entity, type Link, type NodeRef, nodeKey } from '../model/graph.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { FactValidity } from '../ports/fact-store.js';
-import type { LinksForNodesOptions } from '../ports/graph-store.js';
+import type { GraphStore, LinksForNodesOptions } from '../ports/graph-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 
 const validityKey = (v: FactValidity | undefined): string =>
@@ -78,6 +78,33 @@ export class RecallSession {
       this.#embeddings.set(text, p);
     }
     return p;
+  }
+
+  /**
+   * `graph`, with `relationsOf` read once per (guild, nodes in order, limit) and `getEntities` once
+   * per (guild, slugs in order) in this session: the graph-hop channel's first step and the
+   * section about the people together ask for the same edges of the same people, and for the same
+   * entities at their ends. Callers must not change the arrays it returns.
+   */
+  graphOf(graph: GraphStore): GraphStore {
+    const relationsOf: GraphStore['relationsOf'] = (guildId, nodes, limit) =>
+      this.memo(`relations\u0000${guildId}\u0000${limit}\u0000${nodes.map(nodeKey).join('\u0001')}`, () =>
+        graph.relationsOf(guildId, nodes, limit),
+      );
+    const getEntities: GraphStore['getEntities'] = (guildId, slugs) =>
+      this.memo(`entities\u0000${guildId}\u0000${slugs.join('\u0001')}`, () =>
+        graph.getEntities(guildId, slugs),
+      );
+    return new Proxy(graph, {
+      get(target, name, receiver) {
+        if (name === 'relationsOf') return relationsOf;
+        if (name === 'getEntities') return getEntities;
+        const value = Reflect.get(target, name, receiver) as unknown;
+        return typeof value === 'function'
+          ? (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args)
+          : value;
+      },
+    });
   }
 
   /** The result of `fn` under `key`, computed once per session. */

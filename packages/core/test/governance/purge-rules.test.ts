@@ -4,6 +4,7 @@ import {
   entityCandidates,
   orphanedEntities,
   purgedLinks,
+  purgedReactions,
   purgeReport,
   quotedDigestSubjects,
   stripMemberSources,
@@ -129,6 +130,25 @@ describe('purge rules', () => {
     expect(orphans).toEqual(['kazoo']);
   });
 
+  it('deletes each reaction once: the member’s own and those to their messages (ids only kept)', () => {
+    const r = (messageId: string, userId: string, emoji: string) => ({
+      guildId: G,
+      channelId: 'c',
+      messageId,
+      userId,
+      emoji,
+      at: T0,
+    });
+    // m1 is the member's message: Bob's reaction to it goes; the member's own reaction to m2 too.
+    const own = [r('m2', 'alice', '👍'), r('m1', 'alice', '🎉')];
+    const onTheirs = [r('m1', 'bob', '👍'), r('m1', 'alice', '🎉')];
+    expect(purgedReactions([...own, ...onTheirs])).toEqual([
+      { messageId: 'm2', userId: 'alice', emoji: '👍' },
+      { messageId: 'm1', userId: 'alice', emoji: '🎉' },
+      { messageId: 'm1', userId: 'bob', emoji: '👍' },
+    ]);
+  });
+
   it('reports the same counts for a dry run and a real run of one plan', () => {
     const plan: PurgePlan = {
       guildId: G,
@@ -143,6 +163,7 @@ describe('purge rules', () => {
       messageIds: ['m1'],
       unlinkEntities: ['ali'],
       deleteEntities: ['tea'],
+      reactions: [{ messageId: 'm1', userId: 'bob', emoji: '👍' }],
     };
     const tallies = { vectors: 3, history: 4, sourcesStripped: 1, optOutKept: true };
     const dry = purgeReport(plan, tallies, true);
@@ -155,6 +176,7 @@ describe('purge rules', () => {
       messages: 1,
       entities: 1,
       vectors: 3,
+      reactions: 1,
     });
   });
 });

@@ -1,10 +1,22 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Alias } from '../../src/model/graph.js';
 import type { StoredMessage } from '../../src/model/message.js';
+import {
+  compareReactionRefs,
+  type Reaction,
+  type ReactionCount,
+  type ReactionRef,
+} from '../../src/model/reaction.js';
 import type { AliasStore } from '../../src/ports/alias-store.js';
 import type { ConsentStore } from '../../src/ports/consent-store.js';
 import type { EnqueueOutcome, IngestQueue } from '../../src/ports/ingest-queue.js';
-import { AliasStoreBase, ConsentStoreBase, IngestQueueBase } from '../../src/ports/port-bases.js';
+import {
+  AliasStoreBase,
+  ConsentStoreBase,
+  IngestQueueBase,
+  ReactionStoreBase,
+} from '../../src/ports/port-bases.js';
+import type { ReactionListQuery } from '../../src/ports/reaction-store.js';
 
 /**
  * An alias store written against the first version of the port, before `findMany` was added to
@@ -77,5 +89,58 @@ describe('port bases', () => {
     const rows = ['a', 'b', 'c'].map((messageId) => ({ messageId }) as StoredMessage);
     expect(await queue.enqueueMany(rows, 2)).toEqual(['accepted', 'accepted', 'over_capacity']);
     expect(seen).toEqual(['a', 'b', 'c']);
+  });
+
+  it('derives clearReactions (paging, one emoji) and deleteReactions from the other reaction methods', async () => {
+    /** Only the four abstract methods, over a plain array. */
+    class Minimal extends ReactionStoreBase {
+      rows: Reaction[] = [];
+      lists = 0;
+      override async addReaction(r: Reaction): Promise<boolean> {
+        if (this.rows.some((x) => compareReactionRefs(x, r) === 0)) return false;
+        this.rows.push(r);
+        return true;
+      }
+      override async removeReaction(_g: string, ref: ReactionRef): Promise<boolean> {
+        const before = this.rows.length;
+        this.rows = this.rows.filter((x) => compareReactionRefs(x, ref) !== 0);
+        return this.rows.length < before;
+      }
+      override async reactionCounts(): Promise<Map<string, ReactionCount[]>> {
+        return new Map();
+      }
+      override async listReactions(_g: string, q: ReactionListQuery): Promise<Reaction[]> {
+        this.lists++;
+        return this.rows
+          .filter((r) => !q.messageIds || q.messageIds.includes(r.messageId))
+          .filter((r) => !q.after || compareReactionRefs(r, q.after) > 0)
+          .sort(compareReactionRefs)
+          .slice(0, q.limit);
+      }
+    }
+    const store = new Minimal();
+    const at = new Date(0);
+    // 1,500 reactions on one message: more than one page of the default's listing.
+    for (let i = 0; i < 1500; i++)
+      await store.addReaction({
+        guildId: 'g',
+        channelId: 'c',
+        messageId: 'm1',
+        userId: `u${String(i).padStart(4, '0')}`,
+        emoji: i % 2 === 0 ? 'a' : 'b',
+        at,
+      });
+    await store.addReaction({ guildId: 'g', channelId: 'c', messageId: 'm2', userId: 'u1', emoji: 'a', at });
+    expect(await store.clearReactions('g', ['m1'], { emoji: 'a' })).toBe(750);
+    expect(store.lists).toBe(2);
+    expect(store.rows.filter((r) => r.messageId === 'm1').every((r) => r.emoji === 'b')).toBe(true);
+    expect(
+      await store.deleteReactions('g', [
+        { messageId: 'm2', userId: 'u1', emoji: 'a' },
+        { messageId: 'm9', userId: 'u1', emoji: 'a' },
+      ]),
+    ).toBe(1);
+    expect(await store.clearReactions('g', ['m1', 'm2'])).toBe(750);
+    expect(store.rows).toEqual([]);
   });
 });

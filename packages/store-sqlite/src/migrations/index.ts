@@ -6,6 +6,7 @@ import { leanMessageWritesMigration } from './003-lean-message-writes.js';
 import { erasuresMigration } from './004-erasures.js';
 import { guildClaimsMigration } from './005-guild-claims.js';
 import { factChannelsMigration } from './006-fact-channels.js';
+import { reactionsMigration } from './007-reactions.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   erasuresMigration,
   guildClaimsMigration,
   factChannelsMigration,
+  reactionsMigration,
 ];
 
 /** The schema version this code writes. */

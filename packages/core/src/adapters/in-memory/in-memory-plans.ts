@@ -1,6 +1,7 @@
 import type { FactHistoryEntry } from '../../model/fact.js';
 import type { ImportPlan, PurgePlan } from '../../model/governance-plans.js';
 import { type Link, type RelationRef, relationRefKey } from '../../model/graph.js';
+import { reactionRefKey } from '../../model/reaction.js';
 import { key, type MemoryState } from './state.js';
 
 const linkKey = (guildId: string, l: Pick<Link, 'factId' | 'nodeType' | 'nodeId' | 'kind'>) =>
@@ -44,6 +45,13 @@ export function writePurge(s: MemoryState, plan: PurgePlan): void {
     if (e) s.entities.set(key(g, slug), { ...e, linkedUserId: null });
   }
   for (const slug of plan.deleteEntities) s.entities.delete(key(g, slug));
+  const reactions = new Set(plan.reactions.map(reactionRefKey));
+  for (const messageId of new Set(plan.reactions.map((r) => r.messageId))) {
+    const rows = s.reactions.get(key(g, messageId)) ?? [];
+    const rest = rows.filter((r) => !reactions.has(reactionRefKey(r)));
+    if (rest.length === 0) s.reactions.delete(key(g, messageId));
+    else if (rest.length !== rows.length) s.reactions.set(key(g, messageId), rest);
+  }
 }
 
 /** Writes an import plan: every row as given, replacing what it names (call inside a transaction). */

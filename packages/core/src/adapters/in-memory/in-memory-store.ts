@@ -6,6 +6,7 @@ import { InMemoryFactStore } from './in-memory-fact-store.js';
 import { InMemoryGovernanceStore } from './in-memory-governance-store.js';
 import { InMemoryGraphStore } from './in-memory-graph-store.js';
 import { InMemoryIngestQueue } from './in-memory-queue.js';
+import { InMemoryReactionStore } from './in-memory-reaction-store.js';
 import { InMemoryVectorIndex } from './in-memory-vector-index.js';
 import { MemoryState } from './state.js';
 
@@ -33,6 +34,7 @@ export function createInMemoryStore(): MemoryStore {
     queue: new InMemoryIngestQueue(state),
     vectors: new InMemoryVectorIndex(state),
     ...conversationRoles(new InMemoryConversationStore(state)),
+    reactions: new InMemoryReactionStore(state),
     setup: async () => {
       state.closed = false;
     },

@@ -2,6 +2,7 @@ import { ErrorCode, MemoryError } from '../../errors/index.js';
 import type { Fact, FactHistoryEntry } from '../../model/fact.js';
 import type { Alias, Digest, Entity, Link, Relation } from '../../model/graph.js';
 import type { StoredMessage } from '../../model/message.js';
+import type { Reaction } from '../../model/reaction.js';
 import type { ActiveMode } from '../../ports/active-mode-store.js';
 import type { Erasure } from '../../ports/erasure-log.js';
 import type { VectorItem } from '../../ports/vector-index.js';
@@ -91,6 +92,8 @@ export class MemoryState {
   readonly vectors = new UndoMap<string, VectorItem>(this.gate);
   readonly claims = new UndoMap<string, Lease>(this.gate);
   readonly modes = new UndoMap<string, ActiveMode>(this.gate);
+  /** Reactions of each message, by (guild, message). */
+  readonly reactions = new UndoMap<string, readonly Reaction[]>(this.gate);
   /** Erasure log rows by (guild, generation) and each guild's generation counter. */
   readonly erasures = new UndoMap<string, Erasure & { readonly guildId: string }>(this.gate);
   readonly erasureGenerations = new UndoMap<string, number>(this.gate);
