@@ -90,7 +90,8 @@ export abstract class GuildAdminStoreBase implements GuildAdminStore {
 }
 
 export abstract class GovernanceRolesBase
-  implements ConsentStore, DigestStore, CursorStore, MetaStore, BudgetStore, ErasureLog, GuildAdminStore
+  extends GuildAdminStoreBase
+  implements ConsentStore, DigestStore, CursorStore, MetaStore, BudgetStore, ErasureLog
 {
   abstract setOptOut(...args: Parameters<ConsentStore['setOptOut']>): ReturnType<ConsentStore['setOptOut']>;
   abstract optedOutUsers(
@@ -115,27 +116,9 @@ export abstract class GovernanceRolesBase
   abstract pruneErasures(
     ...args: Parameters<ErasureLog['pruneErasures']>
   ): ReturnType<ErasureLog['pruneErasures']>;
-  abstract applyPurge(
-    ...args: Parameters<GuildAdminStore['applyPurge']>
-  ): ReturnType<GuildAdminStore['applyPurge']>;
-  abstract exportGuild(
-    ...args: Parameters<GuildAdminStore['exportGuild']>
-  ): ReturnType<GuildAdminStore['exportGuild']>;
-  abstract applyImport(
-    ...args: Parameters<GuildAdminStore['applyImport']>
-  ): ReturnType<GuildAdminStore['applyImport']>;
-  abstract guildStats(
-    ...args: Parameters<GuildAdminStore['guildStats']>
-  ): ReturnType<GuildAdminStore['guildStats']>;
-  abstract listGuildIds(
-    ...args: Parameters<GuildAdminStore['listGuildIds']>
-  ): ReturnType<GuildAdminStore['listGuildIds']>;
   isOptedOut(
     ...[guildId, userId]: Parameters<ConsentStore['isOptedOut']>
   ): ReturnType<ConsentStore['isOptedOut']> {
     return isOptedOutByList(this, guildId, userId);
-  }
-  compactDeleted(): ReturnType<GuildAdminStore['compactDeleted']> {
-    return Promise.resolve();
   }
 }

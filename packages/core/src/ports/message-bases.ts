@@ -111,34 +111,10 @@ export abstract class ActiveModeStoreBase implements ActiveModeStore {
 }
 
 /** One object serving the conversation, reply-claim and active-mode roles. Pass it to `conversationRoles()`. */
-export abstract class ConversationRolesBase implements ConversationStore, ReplyClaimStore, ActiveModeStore {
-  abstract channelHistory(
-    ...args: Parameters<ConversationStore['channelHistory']>
-  ): ReturnType<ConversationStore['channelHistory']>;
-  abstract authorHistory(
-    ...args: Parameters<ConversationStore['authorHistory']>
-  ): ReturnType<ConversationStore['authorHistory']>;
-  abstract channelStats(
-    ...args: Parameters<ConversationStore['channelStats']>
-  ): ReturnType<ConversationStore['channelStats']>;
-  abstract searchText(
-    ...args: Parameters<ConversationStore['searchText']>
-  ): ReturnType<ConversationStore['searchText']>;
-  abstract getMessages(
-    ...args: Parameters<ConversationStore['getMessages']>
-  ): ReturnType<ConversationStore['getMessages']>;
-  abstract listMessages(
-    ...args: Parameters<ConversationStore['listMessages']>
-  ): ReturnType<ConversationStore['listMessages']>;
-  abstract channelCounts(
-    ...args: Parameters<ConversationStore['channelCounts']>
-  ): ReturnType<ConversationStore['channelCounts']>;
-  abstract deleteMessages(
-    ...args: Parameters<ConversationStore['deleteMessages']>
-  ): ReturnType<ConversationStore['deleteMessages']>;
-  abstract trimChannel(
-    ...args: Parameters<ConversationStore['trimChannel']>
-  ): ReturnType<ConversationStore['trimChannel']>;
+export abstract class ConversationRolesBase
+  extends ConversationStoreBase
+  implements ReplyClaimStore, ActiveModeStore
+{
   abstract tryClaim(
     ...args: Parameters<ReplyClaimStore['tryClaim']>
   ): ReturnType<ReplyClaimStore['tryClaim']>;

@@ -12,31 +12,17 @@ import {
   audienceOf,
   type CommandContext,
   type ComponentContext,
-  confirmTimeout,
   NO_PINGS,
   type SlashContext,
   settle,
 } from './command-context.js';
-import { ComponentAction, type ComponentId, encodeComponentId } from './custom-id.js';
+import { askToConfirm, cancelButton, confirmableId } from './confirm-prompt.js';
+import { ComponentAction, type ComponentId } from './custom-id.js';
 import { factLine, plain } from './format.js';
 
 const PICKER_PAGE = 25; // Discord's limit of options in a select menu
 
 type Row = ActionRowBuilder<MessageActionRowComponentBuilder>;
-
-const idFor = (ctx: CommandContext<unknown>, action: ComponentAction, arg = '') =>
-  encodeComponentId({
-    action,
-    invokerId: ctx.invokerId,
-    expiresAt: Date.now() + confirmTimeout(ctx.options),
-    arg,
-  });
-
-const cancelButton = (ctx: CommandContext<unknown>) =>
-  new ButtonBuilder()
-    .setCustomId(idFor(ctx, ComponentAction.CANCEL))
-    .setLabel('Cancel')
-    .setStyle(ButtonStyle.Secondary);
 
 /** One page of the invoker's facts: a numbered list plus a select menu to pick one. */
 async function pickerPage(
@@ -54,7 +40,7 @@ async function pickerPage(
   if (page.items.length === 0)
     return { content: "I don't remember anything about you.", components: [], allowedMentions: NO_PINGS };
   const select = new StringSelectMenuBuilder()
-    .setCustomId(idFor(ctx, ComponentAction.FORGET_PICK))
+    .setCustomId(confirmableId(ctx, ComponentAction.FORGET_PICK))
     .setPlaceholder('Choose the memory to forget')
     .addOptions(
       page.items.map((fact, i) => ({
@@ -66,7 +52,7 @@ async function pickerPage(
   if (page.nextCursor !== null)
     buttons.push(
       new ButtonBuilder()
-        .setCustomId(idFor(ctx, ComponentAction.FORGET_PAGE, page.nextCursor))
+        .setCustomId(confirmableId(ctx, ComponentAction.FORGET_PAGE, page.nextCursor))
         .setLabel('Older')
         .setStyle(ButtonStyle.Secondary),
     );
@@ -120,16 +106,12 @@ export async function forgetComponent(ctx: ComponentContext, id: ComponentId): P
   const fact = factId ? await ownActiveFact(ctx, factId) : null;
   if (!fact) return void (await settle(ctx, 'That memory is already gone.'));
   if (id.action === ComponentAction.FORGET_PICK) {
-    const confirm = new ButtonBuilder()
-      .setCustomId(idFor(ctx, ComponentAction.FORGET_CONFIRM, fact.id))
-      .setLabel('Forget it')
-      .setStyle(ButtonStyle.Danger);
-    await ctx.interaction.editReply({
-      content: `Forget this memory?\n> ${plain(fact.text)}`,
-      components: [
-        new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(confirm, cancelButton(ctx)),
-      ],
-      allowedMentions: NO_PINGS,
+    await askToConfirm(ctx, {
+      content: () => `Forget this memory?\n> ${plain(fact.text)}`,
+      action: ComponentAction.FORGET_CONFIRM,
+      arg: fact.id,
+      label: 'Forget it',
+      style: ButtonStyle.Danger,
     });
     return;
   }

@@ -1,21 +1,9 @@
-import {
-  ActionRowBuilder,
-  ButtonBuilder,
-  ButtonStyle,
-  type Guild,
-  type MessageActionRowComponentBuilder,
-} from 'discord.js';
+import { ButtonStyle, type Guild } from 'discord.js';
 import type { ImportHistoryResult, ImportProgress } from '../history/history-types.js';
 import { importChannelHistory } from '../history/import-channel-history.js';
-import {
-  type ComponentContext,
-  confirmTimeout,
-  NO_PINGS,
-  type SlashContext,
-  say,
-  settle,
-} from './command-context.js';
-import { ComponentAction, encodeComponentId } from './custom-id.js';
+import { type ComponentContext, NO_PINGS, type SlashContext, say, settle } from './command-context.js';
+import { askToConfirm } from './confirm-prompt.js';
+import { ComponentAction } from './custom-id.js';
 import { acquireImport, runningImport } from './import-lock.js';
 import { ProgressMessage } from './import-progress.js';
 import { finalText, progressText } from './import-text.js';
@@ -40,28 +28,14 @@ export async function importCommand(ctx: SlashContext): Promise<void> {
   if (await refused(ctx)) return;
   const busy = runningImport(ctx.memory, ctx.guildId);
   if (busy) return void (await say(ctx, alreadyRunning(busy.fetched)));
-  const expiresAt = Date.now() + confirmTimeout(ctx.options);
-  const id = (action: ComponentAction) =>
-    encodeComponentId({ action, invokerId: ctx.invokerId, expiresAt, arg: '' });
-  const seconds = Math.round(confirmTimeout(ctx.options) / 1000);
-  await ctx.interaction.editReply({
-    content:
+  await askToConfirm(ctx, {
+    content: (seconds) =>
       "Import this server's message history? I'll read every channel and thread I can see, newest " +
       'messages first, skipping ignored channels, bots and members who opted out. Messages I already ' +
       `have are skipped, and a stopped import continues where it left off. Confirm within ${seconds} s.`,
-    components: [
-      new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-        new ButtonBuilder()
-          .setCustomId(id(ComponentAction.IMPORT_CONFIRM))
-          .setLabel('Import history')
-          .setStyle(ButtonStyle.Primary),
-        new ButtonBuilder()
-          .setCustomId(id(ComponentAction.CANCEL))
-          .setLabel('Cancel')
-          .setStyle(ButtonStyle.Secondary),
-      ),
-    ],
-    allowedMentions: NO_PINGS,
+    action: ComponentAction.IMPORT_CONFIRM,
+    label: 'Import history',
+    style: ButtonStyle.Primary,
   });
 }
 

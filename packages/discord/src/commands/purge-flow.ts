@@ -1,18 +1,8 @@
 import type { PurgeReport } from '@permafrost/core';
-import {
-  ActionRowBuilder,
-  ButtonBuilder,
-  ButtonStyle,
-  type MessageActionRowComponentBuilder,
-} from 'discord.js';
-import {
-  type ComponentContext,
-  confirmTimeout,
-  NO_PINGS,
-  type SlashContext,
-  settle,
-} from './command-context.js';
-import { ComponentAction, encodeComponentId } from './custom-id.js';
+import { ButtonStyle } from 'discord.js';
+import { type ComponentContext, type SlashContext, settle } from './command-context.js';
+import { askToConfirm } from './confirm-prompt.js';
+import { ComponentAction } from './custom-id.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -33,27 +23,13 @@ export async function purgeCommand(ctx: SlashContext): Promise<void> {
     userId: ctx.invokerId,
     dryRun: true,
   });
-  const expiresAt = Date.now() + confirmTimeout(ctx.options);
-  const id = (action: ComponentAction) =>
-    encodeComponentId({ action, invokerId: ctx.invokerId, expiresAt, arg: '' });
-  const seconds = Math.round(confirmTimeout(ctx.options) / 1000);
-  await ctx.interaction.editReply({
-    content:
+  await askToConfirm(ctx, {
+    content: (seconds) =>
       `This deletes everything I store about you in this server (${purgeSummary(preview)}). ` +
       `It cannot be undone. Confirm within ${seconds} s.`,
-    components: [
-      new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-        new ButtonBuilder()
-          .setCustomId(id(ComponentAction.PURGE_CONFIRM))
-          .setLabel('Delete everything')
-          .setStyle(ButtonStyle.Danger),
-        new ButtonBuilder()
-          .setCustomId(id(ComponentAction.CANCEL))
-          .setLabel('Cancel')
-          .setStyle(ButtonStyle.Secondary),
-      ),
-    ],
-    allowedMentions: NO_PINGS,
+    action: ComponentAction.PURGE_CONFIRM,
+    label: 'Delete everything',
+    style: ButtonStyle.Danger,
   });
 }
 
