@@ -122,20 +122,34 @@ export class SqliteGraphStore extends GraphStoreBase {
     limitPerNode: number,
   ): Promise<Relation[]> {
     return this.#c.run(() => {
-      const active = 'SELECT * FROM relations WHERE guild_id = ? AND valid_until IS NULL';
+      const limit = Math.max(0, Math.floor(limitPerNode));
+      if (nodes.length === 0 || limit === 0) return [];
+      // One statement for every node: each node's heaviest `limit` active relations (as source or
+      // target, a self-loop once), nodes in the order given; a relation already listed for an
+      // earlier node is skipped below.
       const stmt = this.#c.stmt(
-        `SELECT * FROM (${active} AND src_type = ? AND src_id = ? UNION ${active} AND dst_type = ? AND dst_id = ?)
-           ORDER BY weight DESC, updated_at DESC, row_id ASC LIMIT ?`,
+        `WITH n(pos, type, id) AS (
+           SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)),
+         hit AS (
+           SELECT n.pos AS pos, r.* FROM n JOIN relations r
+             ON r.guild_id = ? AND r.src_type = n.type AND r.src_id = n.id AND r.valid_until IS NULL
+           UNION
+           SELECT n.pos AS pos, r.* FROM n JOIN relations r
+             ON r.guild_id = ? AND r.dst_type = n.type AND r.dst_id = n.id AND r.valid_until IS NULL),
+         ranked AS (
+           SELECT hit.*, row_number() OVER (
+             PARTITION BY pos ORDER BY weight DESC, updated_at DESC, row_id ASC) AS rank_in_node
+           FROM hit)
+         SELECT * FROM ranked WHERE rank_in_node <= ?
+         ORDER BY pos, weight DESC, updated_at DESC, row_id ASC`,
       );
+      const list = JSON.stringify(nodes.map((n) => [n.type, n.id]));
       const seen = new Set<number>();
       const out: Relation[] = [];
-      const limit = Math.max(0, Math.floor(limitPerNode));
-      for (const n of nodes) {
-        for (const r of stmt.all(guildId, n.type, n.id, guildId, n.type, n.id, limit) as RelationRow[]) {
-          if (seen.has(r.row_id)) continue;
-          seen.add(r.row_id);
-          out.push(relationFromRow(r));
-        }
+      for (const r of stmt.all(list, guildId, guildId, limit) as RelationRow[]) {
+        if (seen.has(r.row_id)) continue;
+        seen.add(r.row_id);
+        out.push(relationFromRow(r));
       }
       return out;
     });

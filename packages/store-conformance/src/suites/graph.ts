@@ -109,6 +109,24 @@ export function graphSuite(o: ConformanceOptions): void {
         expect(await s.graph.relationsOf(G2, [user('u1')], 10)).toEqual([]);
       }));
 
+    it('reads several nodes at once: each node keeps its own heaviest edges, a shared edge comes once', () =>
+      withStore(o, async (s) => {
+        await s.graph.upsertRelation(rel(user('u1'), entity('tea'), 'likes', 'e1', { confidence: 0.9 }));
+        await s.graph.upsertRelation(rel(user('u1'), entity('coffee'), 'likes', 'e2', { confidence: 0.5 }));
+        await s.graph.upsertRelation(rel(user('u2'), user('u1'), 'admires', 'e3', { confidence: 0.7 }));
+        await s.graph.upsertRelation(
+          rel(user('u2'), entity('tea'), 'hates', 'e4', { confidence: 0.6, polarity: 'negative' }),
+        );
+        await s.graph.upsertRelation(rel(user('u3'), entity('tea'), 'likes', 'e5', { guildId: G2 }));
+        const both = await s.graph.relationsOf(G1, [user('u1'), user('u3'), user('u2')], 2);
+        const key = (r: { srcId: string; verb: string; dstId: string }) => `${r.srcId} ${r.verb} ${r.dstId}`;
+        // u1: likes tea (0.9) and admired by u2 (0.7), not coffee (0.5); u3 has nothing in G1;
+        // u2: admires u1 (already listed for u1) and hates tea.
+        expect(both.map(key).sort()).toEqual(['u1 likes tea', 'u2 admires u1', 'u2 hates tea']);
+        expect(await s.graph.relationsOf(G1, [user('u1'), user('u2')], 0)).toEqual([]);
+        expect(await s.graph.relationsOf(G1, [], 5)).toEqual([]);
+      }));
+
     it('drops evidence: weakens edges that keep evidence and ends edges left with none', () =>
       withStore(o, async (s) => {
         await s.graph.upsertRelation(rel(user('u1'), entity('tea'), 'likes', 'e1'));
