@@ -21,6 +21,7 @@
 -- Index names are `pfgin_` + a hash of schema, table and field; nested fields are skipped
 -- (FerretDB v1 does not push dotted filters down by default).
 
+-- Returns the number of fields of the index it covered (an existing GIN index counts too).
 CREATE OR REPLACE FUNCTION public.permafrost_gin_for_index(idx oid) RETURNS integer
 LANGUAGE plpgsql AS $fn$
 DECLARE

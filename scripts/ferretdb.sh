@@ -305,8 +305,8 @@ pg_indexes() {
   # psql runs as the PostgreSQL user, which may not read this checkout: feed the file on stdin.
   pg_psql "$run_dir" "$user" "$port" <"$PG_INDEXES_SQL" >>"$run_dir/postgres.log" 2>&1 || return 1
   case "$mode" in
-    on) pg_psql "$run_dir" "$user" "$port" -At -c 'SELECT public.permafrost_pg_indexes_on()' ;;
-    off) pg_psql "$run_dir" "$user" "$port" -At -c 'SELECT public.permafrost_pg_indexes_off()' ;;
+    on) pg_psql "$run_dir" "$user" "$port" -At -c 'SET client_min_messages = warning' -c 'SELECT public.permafrost_pg_indexes_on()' ;;
+    off) pg_psql "$run_dir" "$user" "$port" -At -c 'SET client_min_messages = warning' -c 'SELECT public.permafrost_pg_indexes_off()' ;;
     *) die "pg-indexes takes on or off" ;;
   esac
 }
@@ -320,7 +320,10 @@ cmd_pg_indexes() {
   running_pg
   local n
   n="$(pg_indexes "$FERRETDB_RUN_DIR" "${PG_USER:-}" "$PG_PORT" "${1:-}")" || die "pg-indexes ${1:-} failed (log: $FERRETDB_RUN_DIR/postgres.log)"
-  log "pg-indexes ${1:-}: $n GIN indexes ${1:-}"
+  case "$1" in
+    on) log "pg-indexes on: event trigger installed, $n indexed fields covered by GIN indexes" ;;
+    *) log "pg-indexes off: event trigger and $n GIN indexes dropped" ;;
+  esac
 }
 
 cmd_psql() {
