@@ -183,6 +183,7 @@ cmd_start() {
     die "already running (pid $FERRETDB_PID, $MONGO_URL); run '$0 stop' first"
   fi
   binary_ok || die "no working binary at $BIN; run '$0 build' first"
+  [[ "$PG_TUNING" == on || "$PG_TUNING" == off ]] || die "FERRETDB_PG_TUNING must be on or off, not $PG_TUNING"
 
   local run_dir attempt port pid url up=0 deadline backend_args pg_port="" pguser=""
   run_dir="$(mktemp -d "${TMPDIR:-/tmp}/permafrost-ferretdb-run.XXXXXX")"
@@ -209,8 +210,7 @@ cmd_start() {
           }
           pg_url+="&plan_cache_mode=force_custom_plan"
           ;;
-        off) ;;
-        *) die "FERRETDB_PG_TUNING must be on or off, not $PG_TUNING" ;;
+        *) ;;
       esac
       backend_args=(--handler=postgresql --postgresql-url="$pg_url")
       ;;
