@@ -6,6 +6,9 @@
 #   scripts/ferretdb.sh start [port]     start on 127.0.0.1, print MONGO_URL=... (eval-able)
 #   scripts/ferretdb.sh stop             stop it and delete its data dir
 #   scripts/ferretdb.sh status           print state, exit 1 when not running
+#   scripts/ferretdb.sh pg-indexes on|off  add/drop the GIN indexes of ferretdb-pg-indexes.sql
+#                                        on the running PostgreSQL cluster (trigger + backfill)
+#   scripts/ferretdb.sh psql [args]      psql on the running PostgreSQL cluster (EXPLAIN etc.)
 #
 # Typical use (CI):
 #   scripts/ferretdb.sh build
@@ -19,6 +22,10 @@
 #   FERRETDB_START_TIMEOUT     seconds to wait for the listener (default 30)
 #   FERRETDB_LOG_LEVEL         debug|info|warn|error (default warn; warn logs every error reply)
 #   FERRETDB_HANDLER           postgresql (default) | sqlite
+#   FERRETDB_PG_TUNING         on (default) | off: on PostgreSQL, install scripts/ferretdb-pg-indexes.sql
+#                              (GIN indexes that serve FerretDB's pushed-down filters) before FerretDB
+#                              starts, and run FerretDB's connections with plan_cache_mode=force_custom_plan
+#   FERRETDB_PG_POOL           FerretDB's PostgreSQL pool size (pool_max_conns, default 50)
 #   PG_BIN                     PostgreSQL binaries (default /usr/lib/postgresql/15/bin)
 #   PG_USER                    system user that runs PostgreSQL when this script runs as root
 #                              (default: postgres if it exists, else a system user permafrost-pg is created)
@@ -31,6 +38,8 @@ BIN="${FERRETDB_BIN:-$CACHE_DIR/bin/ferretdb-${FERRETDB_VERSION#v}}"
 STATE_FILE="${PERMAFROST_FERRETDB_STATE:-${TMPDIR:-/tmp}/permafrost-ferretdb.env}"
 START_TIMEOUT="${FERRETDB_START_TIMEOUT:-30}"
 HANDLER="${FERRETDB_HANDLER:-postgresql}"
+PG_TUNING="${FERRETDB_PG_TUNING:-on}"
+PG_INDEXES_SQL="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ferretdb-pg-indexes.sql"
 PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 
 log() { printf 'ferretdb.sh: %s\n' "$*" >&2; }
@@ -174,6 +183,7 @@ cmd_start() {
     die "already running (pid $FERRETDB_PID, $MONGO_URL); run '$0 stop' first"
   fi
   binary_ok || die "no working binary at $BIN; run '$0 build' first"
+  [[ "$PG_TUNING" == on || "$PG_TUNING" == off ]] || die "FERRETDB_PG_TUNING must be on or off, not $PG_TUNING"
 
   local run_dir attempt port pid url up=0 deadline backend_args pg_port="" pguser=""
   run_dir="$(mktemp -d "${TMPDIR:-/tmp}/permafrost-ferretdb-run.XXXXXX")"
@@ -190,7 +200,19 @@ cmd_start() {
         rm -rf "$run_dir"
         exit 1
       }
-      backend_args=(--handler=postgresql --postgresql-url="postgres://ferretdb@127.0.0.1:$pg_port/ferretdb")
+      local pg_url="postgres://ferretdb@127.0.0.1:$pg_port/ferretdb?pool_max_conns=${FERRETDB_PG_POOL:-50}"
+      case "$PG_TUNING" in
+        on)
+          pg_indexes "$run_dir" "$pguser" "$pg_port" on >/dev/null || {
+            pg_stop "$run_dir" "$pguser"
+            rm -rf "$run_dir"
+            die "could not install $PG_INDEXES_SQL"
+          }
+          pg_url+="&plan_cache_mode=force_custom_plan"
+          ;;
+        *) ;;
+      esac
+      backend_args=(--handler=postgresql --postgresql-url="$pg_url")
       ;;
     *) die "FERRETDB_HANDLER must be postgresql or sqlite, not $HANDLER" ;;
   esac
@@ -262,10 +284,51 @@ cmd_start() {
     printf 'FERRETDB_HANDLER=%q\n' "$HANDLER"
     printf 'PG_USER=%q\n' "$pguser"
     printf 'PG_PORT=%q\n' "$pg_port"
+    printf 'PG_TUNING=%q\n' "$PG_TUNING"
     printf 'MONGO_URL=%q\n' "$url"
   } >"$STATE_FILE"
   log "pid $pid ($HANDLER${pg_port:+, PostgreSQL on 127.0.0.1:$pg_port}), log $logfile, state $STATE_FILE"
   printf 'MONGO_URL=%s\nexport MONGO_URL\n' "$url"
+}
+
+# psql on the throwaway cluster: $1 run dir, $2 PostgreSQL user, $3 port, rest: psql arguments.
+pg_psql() {
+  local run_dir="$1" user="$2" port="$3"
+  shift 3
+  as_pg "$user" "$PG_BIN/psql" -X -q -h 127.0.0.1 -p "$port" -U ferretdb -d ferretdb -v ON_ERROR_STOP=1 "$@"
+}
+
+# Installs (on) or removes (off) the GIN indexes of ferretdb-pg-indexes.sql; prints the count.
+pg_indexes() {
+  local run_dir="$1" user="$2" port="$3" mode="$4"
+  [[ -r "$PG_INDEXES_SQL" ]] || die "missing $PG_INDEXES_SQL"
+  # psql runs as the PostgreSQL user, which may not read this checkout: feed the file on stdin.
+  pg_psql "$run_dir" "$user" "$port" <"$PG_INDEXES_SQL" >>"$run_dir/postgres.log" 2>&1 || return 1
+  case "$mode" in
+    on) pg_psql "$run_dir" "$user" "$port" -At -c 'SET client_min_messages = warning' -c 'SELECT public.permafrost_pg_indexes_on()' ;;
+    off) pg_psql "$run_dir" "$user" "$port" -At -c 'SET client_min_messages = warning' -c 'SELECT public.permafrost_pg_indexes_off()' ;;
+    *) die "pg-indexes takes on or off" ;;
+  esac
+}
+
+running_pg() {
+  read_state && pid_is_ferretdb "${FERRETDB_PID:-}" || die "not running"
+  [[ "${FERRETDB_HANDLER:-}" == "postgresql" && -n "${PG_PORT:-}" ]] || die "not running on PostgreSQL"
+}
+
+cmd_pg_indexes() {
+  running_pg
+  local n
+  n="$(pg_indexes "$FERRETDB_RUN_DIR" "${PG_USER:-}" "$PG_PORT" "${1:-}")" || die "pg-indexes ${1:-} failed (log: $FERRETDB_RUN_DIR/postgres.log)"
+  case "$1" in
+    on) log "pg-indexes on: event trigger installed, $n indexed fields covered by GIN indexes" ;;
+    *) log "pg-indexes off: event trigger and $n GIN indexes dropped" ;;
+  esac
+}
+
+cmd_psql() {
+  running_pg
+  pg_psql "$FERRETDB_RUN_DIR" "${PG_USER:-}" "$PG_PORT" "$@"
 }
 
 cmd_stop() {
@@ -310,8 +373,13 @@ case "${1:-}" in
   start) cmd_start "${2:-}" ;;
   stop) cmd_stop ;;
   status) cmd_status ;;
+  pg-indexes) cmd_pg_indexes "${2:-}" ;;
+  psql)
+    shift
+    cmd_psql "$@"
+    ;;
   *)
-    printf 'usage: %s build | start [port] | stop | status\n' "$0" >&2
+    printf 'usage: %s build | start [port] | stop | status | pg-indexes on|off | psql [args]\n' "$0" >&2
     exit 2
     ;;
 esac

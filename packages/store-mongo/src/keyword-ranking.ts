@@ -8,6 +8,16 @@ import type { RawDoc } from './raw-doc.js';
  * show up at most this late in BM25's document count and average length; matches are never stale).
  */
 export const CORPUS_STATS_TTL_MS = 10_000;
+/**
+ * The same on FerretDB, where sizing a corpus decodes every document of the guild: past it, the
+ * size is refreshed in the background while the previous one is still used (see `corpusStatsTtl`).
+ */
+export const FERRET_CORPUS_STATS_TTL_MS = 5 * 60_000;
+
+/** The corpus-size TTL for this server. */
+export function corpusStatsTtl(ctx: MongoContext): number {
+  return ctx.profile.ferret ? FERRET_CORPUS_STATS_TTL_MS : CORPUS_STATS_TTL_MS;
+}
 
 /**
  * The documents holding any of `terms`. FerretDB pushes only equality filters down to its backend

@@ -221,6 +221,12 @@ export class MongoContext {
     return this.#reads.recent(collection, key, ttlMs, read);
   }
 
+  /** `SharedReads.lagging` outside transactions; inside one, a plain read. */
+  lagging<T>(collection: string, key: string, ttlMs: number, read: () => Promise<T>): Promise<T> {
+    if (this.session()) return read();
+    return this.#reads.lagging(collection, key, ttlMs, read);
+  }
+
   /** Records a write by this process to a collection (see `shared`). */
   wrote(collection: string): void {
     this.#reads.wrote(collection);

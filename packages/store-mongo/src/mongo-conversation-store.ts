@@ -2,13 +2,7 @@ import type { StoredMessage } from '@permafrost/core';
 import type { ActiveMode, ChannelStats, MessageListQuery, MessageTextHit } from '@permafrost/core/store';
 import { ConversationRolesBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
-import {
-  CORPUS_STATS_TTL_MS,
-  corpusStats,
-  findMatching,
-  rankWithStats,
-  termList,
-} from './keyword-ranking.js';
+import { corpusStats, corpusStatsTtl, findMatching, rankWithStats, termList } from './keyword-ranking.js';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-conversation-docs.js';
 import { requireIds, requireString } from './mongo-keys.js';
@@ -143,7 +137,7 @@ export class MongoConversationStore extends ConversationRolesBase {
     const [matching, stats] = await this.#ctx.all(
       () => findMatching<MessageDoc>(this.#ctx, messages, corpus, list),
       () =>
-        this.#ctx.recent('messages', `stats|${corpus.guildId.$eq}`, CORPUS_STATS_TTL_MS, () =>
+        this.#ctx.lagging('messages', `stats|${corpus.guildId.$eq}`, corpusStatsTtl(this.#ctx), () =>
           corpusStats(messages, corpus, this.#ctx.opts()),
         ),
     );

@@ -1,7 +1,15 @@
 import { type Fact, type FactHistoryEntry, type FactPatch, isActive, type SourceRef } from '@permafrost/core';
 import { channelsOfSources, indexTerms } from '@permafrost/core/store';
 import { ObjectId } from 'mongodb';
-import { docKey, finite, nullableDate, requireId, requireString, validDate } from './mongo-keys.js';
+import {
+  docKey,
+  finite,
+  nullableDate,
+  requireId,
+  requireString,
+  SERVER_SCOPE,
+  validDate,
+} from './mongo-keys.js';
 import type { FactDoc, HistoryDoc, SourceDoc } from './mongo-memory-docs.js';
 
 export const factKey = (guildId: string, id: string): string => docKey(guildId, id);
@@ -66,6 +74,7 @@ export function toFactDoc(f: Fact, ep = ''): FactDoc {
     version: finite(f.version, 'version'),
     terms,
     termCount: terms.length,
+    sk: f.subjectId === null ? SERVER_SCOPE : f.subjectId,
     active: isActive(f),
   };
 }

@@ -16,13 +16,7 @@ import type {
 import { FactStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { isDuplicateKey } from './insert-tolerant.js';
-import {
-  CORPUS_STATS_TTL_MS,
-  corpusStats,
-  findMatching,
-  rankWithStats,
-  termList,
-} from './keyword-ranking.js';
+import { corpusStats, corpusStatsTtl, findMatching, rankWithStats, termList } from './keyword-ranking.js';
 import type { MongoContext } from './mongo-context.js';
 import {
   applyPatch,
@@ -33,7 +27,7 @@ import {
   toHistoryDoc,
 } from './mongo-fact-mapping.js';
 import { countHistory, factPage } from './mongo-fact-pages.js';
-import { factPasses, factQuery } from './mongo-filters.js';
+import { factAlternatives, factPasses, factQuery } from './mongo-filters.js';
 import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import type { FactDoc, HistoryDoc } from './mongo-memory-docs.js';
 import { raw } from './raw-doc.js';
@@ -159,12 +153,25 @@ export class MongoFactStore extends FactStoreBase {
   override async topStrength(filter: FactFilter, limit: number): Promise<Fact[]> {
     await this.#ctx.enter();
     if (limit <= 0) return [];
-    const docs = (await raw(this.#ctx.c.facts)
-      .find(factQuery(filter), {
-        sort: { strength: -1, lastReinforcedAt: -1, id: 1 },
-        limit: Math.floor(limit),
-        ...this.#ctx.opts(),
-      })
+    const n = Math.floor(limit);
+    const sort = { strength: -1, lastReinforcedAt: -1, id: 1 } as const;
+    const facts = raw(this.#ctx.c.facts);
+    const alts = this.#ctx.profile.ferret && !this.#ctx.session() ? factAlternatives(filter) : null;
+    if (alts) {
+      // FerretDB: one equality query per subject (index-served), concurrently, merged here.
+      const base = factQuery({
+        guildId: filter.guildId,
+        ...(filter.validity ? { validity: filter.validity } : {}),
+      });
+      const lists = await Promise.all(
+        alts.map(
+          (alt) => facts.find({ ...base, ...alt }, { sort, limit: n }).toArray() as Promise<FactDoc[]>,
+        ),
+      );
+      return lists.flat().sort(byStrength).slice(0, n).map(fromFactDoc);
+    }
+    const docs = (await facts
+      .find(factQuery(filter), { sort, limit: n, ...this.#ctx.opts() })
       .toArray()) as FactDoc[];
     return docs.map(fromFactDoc);
   }
@@ -178,7 +185,7 @@ export class MongoFactStore extends FactStoreBase {
     const [matching, stats] = await this.#ctx.all(
       () => findMatching<FactDoc>(this.#ctx, facts, { guildId: { $eq: guildId } }, list),
       () =>
-        this.#ctx.recent('facts', `stats|${guildId}`, CORPUS_STATS_TTL_MS, () =>
+        this.#ctx.lagging('facts', `stats|${guildId}`, corpusStatsTtl(this.#ctx), () =>
           corpusStats(facts, { guildId: { $eq: guildId } }, this.#ctx.opts()),
         ),
     );
@@ -262,4 +269,13 @@ function sample<T>(items: T[], n: number): T[] {
     [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
   return items.slice(0, k);
+}
+
+/** topStrength's order: strength, then most recently reinforced, then id. */
+function byStrength(a: FactDoc, b: FactDoc): number {
+  if (a.strength !== b.strength) return b.strength - a.strength;
+  const ta = a.lastReinforcedAt.getTime();
+  const tb = b.lastReinforcedAt.getTime();
+  if (ta !== tb) return tb - ta;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 import type { FactFilter, FactValidity } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
-import { requireId, requireIds, validDate } from './mongo-keys.js';
+import { requireId, requireIds, SERVER_SCOPE, validDate } from './mongo-keys.js';
 import type { FactDoc } from './mongo-memory-docs.js';
 
 /** `{validity}` as a query. Every user value is wrapped in `$eq`/`$in` and checked to be a string. */
@@ -15,6 +15,7 @@ export function scopeQuery(filter: FactFilter): Document {
   if (filter.serverOnly) return { subjectId: null };
   if (filter.subjectIds) {
     const ids = requireIds(filter.subjectIds, 'subjectIds');
+    if (!filter.includeServer && ids.length === 1) return { subjectId: { $eq: ids[0] } };
     return filter.includeServer
       ? { $or: [{ subjectId: { $in: ids } }, { subjectId: null }] }
       : { subjectId: { $in: ids } };
@@ -22,11 +23,38 @@ export function scopeQuery(filter: FactFilter): Document {
   return {};
 }
 
-/** The whole FactFilter as one query (the two `$or`s are combined under `$and`). */
+/**
+ * The whole FactFilter as one query. Conditions on distinct fields stay top-level (a top-level
+ * equality is what FerretDB pushes down to an index); two `$or`s are combined under `$and`.
+ */
 export function factQuery(filter: FactFilter): Document {
-  const parts = [scopeQuery(filter), validityQuery(filter.validity)].filter((p) => Object.keys(p).length > 0);
-  const guild = { guildId: { $eq: requireId(filter.guildId, 'guildId') } };
-  return parts.length === 0 ? guild : { ...guild, $and: parts };
+  const out: Document = { guildId: { $eq: requireId(filter.guildId, 'guildId') } };
+  const ors: Document[] = [];
+  for (const part of [scopeQuery(filter), validityQuery(filter.validity)])
+    for (const [k, v] of Object.entries(part)) {
+      if (k === '$or') ors.push({ $or: v });
+      else out[k] = v;
+    }
+  if (ors.length === 1) Object.assign(out, ors[0]);
+  else if (ors.length > 1) out['$and'] = ors;
+  return out;
+}
+
+/**
+ * For FerretDB, an active-only subject scope as equality-only alternatives (one query each,
+ * merged by the caller): one per subject, the server's facts by their scope key `sk` (FerretDB
+ * pushes no `subjectId: null` down). Null when the scope is the whole guild or not active-only.
+ */
+export function factAlternatives(filter: FactFilter): Document[] | null {
+  const v = filter.validity;
+  if (v !== undefined && v !== 'active') return null;
+  if (filter.serverOnly) return [{ sk: { $eq: SERVER_SCOPE } }];
+  if (!filter.subjectIds) return null;
+  const alts: Document[] = [...new Set(requireIds(filter.subjectIds, 'subjectIds'))].map((id) => ({
+    subjectId: { $eq: id },
+  }));
+  if (filter.includeServer) alts.push({ sk: { $eq: SERVER_SCOPE } });
+  return alts;
 }
 
 /** The same filter evaluated in process (keyword search ranks a superset fetched by terms). */

@@ -7,6 +7,12 @@ import { ErrorCode, MemoryError } from '@permafrost/core';
  * `.` or `__proto__` stay data and never collide. Lookups by `_id` are the only indexed reads on
  * FerretDB, so every hot document is addressed this way.
  */
+/**
+ * Scope key of server-scope documents (`sk`, next to `subjectId`): a string, so that "the server's
+ * facts" is an equality FerretDB can push down (it does not push `subjectId: null`).
+ */
+export const SERVER_SCOPE = '\u0000';
+
 export function docKey(...parts: readonly (string | null)[]): string {
   let out = '';
   for (const part of parts) out += part === null ? '~|' : `${part.length}:${part}|`;

@@ -47,6 +47,8 @@ export interface FactDoc extends GuardedDoc {
   /** Keyword index: core's `indexTerms(text)`, kept in sync on every text change. */
   terms: string[];
   termCount: number;
+  /** `subjectId`, or SERVER_SCOPE for server facts (absent on facts written before it existed). */
+  sk?: string;
   /** Derived: not superseded and no validUntil (indexed filter for "active"). */
   active: boolean;
 }

@@ -150,6 +150,7 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
     { name: 'guild_subject_active', key: { guildId: 1, subjectId: 1, active: 1, strength: -1 } },
     { name: 'guild_normalized', key: { guildId: 1, normalizedText: 1 } },
     { name: 'guild_terms', key: { guildId: 1, terms: 1 } },
+    { name: 'guild_scope_key', key: { guildId: 1, sk: 1, active: 1 } },
     { name: 'guild_speaker', key: { guildId: 1, 'attribution.speakerId': 1 } },
     { name: 'guild_source_author', key: { guildId: 1, 'sources.authorId': 1 } },
     { name: 'guild_source_message', key: { guildId: 1, 'sources.messageId': 1 } },
@@ -181,8 +182,8 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
   outcomes: [{ name: 'guild_time', key: { guildId: 1, createdAt: 1 } }],
   leases: [{ name: 'until', key: { until: 1 } }],
   modes: [{ name: 'last_active', key: { lastActiveAt: 1 } }],
-  factVectors: [{ name: 'guild_scope', key: { guildId: 1, active: 1, subjectId: 1 } }],
-  messageVectors: [{ name: 'guild_scope', key: { guildId: 1, active: 1, subjectId: 1 } }],
+  factVectors: [{ name: 'guild_active_scope', key: { guildId: 1, active: 1, sk: 1 } }],
+  messageVectors: [{ name: 'guild_active_scope', key: { guildId: 1, active: 1, sk: 1 } }],
   tokens: [{ name: 'at', key: { at: 1 } }],
   erasures: [
     { name: 'guild_generation', key: { guildId: 1, generation: 1 } },

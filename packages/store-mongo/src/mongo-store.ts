@@ -15,6 +15,7 @@ import { probeServer } from './mongo-probe.js';
 import { MongoReactionStore } from './mongo-reaction-store.js';
 import { reindexTermsIfNeeded } from './mongo-reindex.js';
 import { createIndexes, SCHEMA_VERSION } from './mongo-schema.js';
+import { migrateFactScopes } from './mongo-scope-migration.js';
 import { MongoVectorIndex } from './mongo-vector-index.js';
 import type { ServerProfile } from './server-profile.js';
 
@@ -109,6 +110,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
       await ctx.guard.sweep(10 * (options.versionTokenTtlMs ?? DEFAULT_TOKEN_TTL_MS));
       await reindexTermsIfNeeded(ctx);
       await migrateNulScopes(ctx);
+      await migrateFactScopes(ctx);
     },
     async ping() {
       await ctx.db.command({ ping: 1 });

@@ -10,7 +10,7 @@ import {
 import { Binary, type Collection, type Document } from 'mongodb';
 import { insertTolerant } from './insert-tolerant.js';
 import type { MongoContext } from './mongo-context.js';
-import { docKey, newEpoch, requireId, requireIds, requireString } from './mongo-keys.js';
+import { docKey, newEpoch, requireId, requireIds, requireString, SERVER_SCOPE } from './mongo-keys.js';
 import type { VectorDoc } from './mongo-memory-docs.js';
 import { NativeVectorSearch } from './mongo-vector-search.js';
 import { raw } from './raw-doc.js';
@@ -19,7 +19,7 @@ import { TopK } from './top-k.js';
 const DIMS_KEY = 'vectors.dims';
 /** Vectors per cursor batch of the in-process scan: what the process holds at once, beside the top k. */
 const SCAN_BATCH = 1000;
-const SERVER = '\u0000';
+const SERVER = SERVER_SCOPE;
 const mismatch = () =>
   new MemoryError(ErrorCode.DIMENSION_MISMATCH, 'vector length differs from the stored vectors');
 

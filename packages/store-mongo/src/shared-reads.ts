@@ -8,6 +8,7 @@ export class SharedReads {
   readonly #inFlight = new Map<string, Promise<unknown>>();
   readonly #writes = new Map<string, number>();
   readonly #recent = new Map<string, { at: number; value: Promise<unknown> }>();
+  readonly #refreshing = new Set<string>();
 
   /** Single-flight: a caller asking while the same read is in flight shares its result. */
   shared<T>(collection: string, key: string, read: () => Promise<T>): Promise<T> {
@@ -31,6 +32,28 @@ export class SharedReads {
     this.#recent.set(k, { at: Date.now(), value });
     value.catch(() => this.#recent.delete(k));
     return value;
+  }
+
+  /**
+   * `recent`, except that past `ttlMs` the kept result is still returned while one refresh runs in
+   * the background (for aggregates that may lag, like a corpus size; not after our own writes).
+   */
+  lagging<T>(collection: string, key: string, ttlMs: number, read: () => Promise<T>): Promise<T> {
+    const k = `${collection}|${this.#writes.get(collection) ?? 0}|${key}`;
+    const hit = this.#recent.get(k);
+    if (!hit) return this.recent(collection, key, ttlMs, read);
+    if (Date.now() - hit.at >= ttlMs && !this.#refreshing.has(k)) {
+      this.#refreshing.add(k);
+      const value = read();
+      value.then(
+        () => {
+          if (this.#recent.has(k)) this.#recent.set(k, { at: Date.now(), value });
+        },
+        () => undefined,
+      );
+      void value.catch(() => undefined).finally(() => this.#refreshing.delete(k));
+    }
+    return hit.value as Promise<T>;
   }
 
   /** Records a write by this process to a collection. */
