@@ -14,6 +14,7 @@ import { chatLine, makeMembers, makeQuestions, type Question } from '../communit
 import { replyAsJsonChild } from '../harness/child.js';
 import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
 import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
+import { startLatencyProxy } from '../harness/latency-proxy.js';
 import { type Backend, GUILD, openStore, SEED_CHANNELS, seedGuild, storageUrl } from '../harness/seed.js';
 import { profileStore, profileTable } from '../harness/store-profile.js';
 import { median } from '../harness/suite.js';
@@ -359,7 +360,78 @@ async function roundTrips(questions: readonly Question[]): Promise<unknown> {
     meanRoundTrips: xs.reduce((n, c) => n + c.roundTrips, 0) / Math.max(1, xs.length),
     maxRoundTrips: Math.max(0, ...xs.map((c) => c.roundTrips)),
   });
-  return { promptContext: stat(pc), recall: stat(rc) };
+  const oneWayMs = Number(args.get('distance-ms') ?? 50);
+  const distance = oneWayMs > 0 ? await distanceRoundTrips(questions, oneWayMs) : null;
+  return { promptContext: stat(pc), recall: stat(rc), distance };
+}
+
+/**
+ * Round trips as a client far from its server pays them, measured rather than inferred: each
+ * question is asked through a direct client and through a loopback proxy that delays every
+ * packet by `oneWayMs` each way (harness/latency-proxy.ts), one after the other; the extra time
+ * divided by the round-trip time is the operation's critical path in round trips (concurrent
+ * commands overlap, as they do over a real network). Server time varies between the two asks, so
+ * per-question values are noisy; the median is the figure.
+ */
+async function distanceRoundTrips(questions: readonly Question[], oneWayMs: number): Promise<unknown> {
+  const proxy = await startLatencyProxy(location, oneWayMs);
+  const { createMongoStore } = await import('@permafrost/store-mongo');
+  const open = (url: string) => {
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
+    const store: MemoryStore = createMongoStore({ client, url });
+    const memory = createMemory(
+      {
+        storage: storageUrl(backend, url),
+        llm: null,
+        embeddings: 'hashing',
+        workers: { enabled: false },
+        access: { requireAudience: false },
+      },
+      { store },
+    );
+    return { memory, client };
+  };
+  const near = open(location);
+  const far = open(proxy.url);
+  type Op = (m: typeof near.memory, q: Question) => Promise<unknown>;
+  const ops: Record<'promptContext' | 'recall', Op> = {
+    promptContext: (m, q) =>
+      m.promptContext({ guildId: GUILD, askerId: q.askerId, text: q.text, mentionedIds: [...q.mentioned] }),
+    recall: (m, q) =>
+      m.recall({
+        guildId: GUILD,
+        text: q.text,
+        subjectIds: [q.askerId, ...q.mentioned],
+        includeServer: true,
+      }),
+  };
+  const perOp: Record<keyof typeof ops, number[]> = { promptContext: [], recall: [] };
+  try {
+    // Warm-up: both clients open the connections their concurrent reads need.
+    for (const q of questions.slice(0, 2))
+      for (const op of Object.values(ops)) {
+        await op(near.memory, q);
+        await op(far.memory, q);
+      }
+    for (const q of questions)
+      for (const [name, op] of Object.entries(ops) as [keyof typeof ops, Op][]) {
+        const direct = await timed(() => op(near.memory, q));
+        const distant = await timed(() => op(far.memory, q));
+        perOp[name].push((distant - direct) / (2 * oneWayMs));
+      }
+  } finally {
+    await near.memory.close({ drain: false });
+    await far.memory.close({ drain: false });
+    await near.client.close();
+    await far.client.close();
+    await proxy.close();
+  }
+  const stat = (xs: readonly number[]) => ({
+    operations: xs.length,
+    medianRoundTrips: Math.round(median(xs) * 10) / 10,
+    meanRoundTrips: Math.round((xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)) * 10) / 10,
+  });
+  return { oneWayMs, promptContext: stat(perOp.promptContext), recall: stat(perOp.recall) };
 }
 
 const modes: Record<string, () => Promise<unknown>> = { seed, query, context };
