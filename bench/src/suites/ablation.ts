@@ -32,6 +32,8 @@ export const VARIANTS: readonly Variant[] = [
     step: 'neighbour smoothing',
     retrieval: { neighborWeight: 0, factContextWeight: 0 },
   },
+  { name: 'no phrase match', step: 'phrase', retrieval: { phraseWeight: 0 } },
+  { name: 'no conversation boost', step: 'conversation boost', retrieval: { conversationWeight: 0 } },
   { name: 'no temporal component', step: 'temporal', retrieval: { weights: { temporal: 0 } } },
   { name: 'no strength (recency decay)', step: 'recency', retrieval: { weights: { strength: 0 } } },
 ];
@@ -58,7 +60,7 @@ export const ablationSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       parameters: {},
       targets: [],
     };
-  // Eight variants × three levels: the full run takes 4 of the 10 conversations to stay within a
+  // Ten variants × three levels: the full run takes 4 of the 10 conversations to stay within a
   // bench budget on a shared machine (the locomo-recall suite reports all 10 for the default).
   const conversations = ctx.quick ? 1 : 4;
   const questions = scoredQuestions(await loadLongMemEval(lmeDir), ctx.quick ? 20 : undefined);
@@ -103,7 +105,7 @@ export const ablationSuite: Suite = async (ctx): Promise<SuiteOutput> => {
         `| ${r.name} | ${r.step} | ${r.locomoTurn.map(f1).join(' / ')} | ${r.locomoObservation.map(f1).join(' / ')} | ${[r.lme.turnAny1, r.lme.turnAny5, r.lme.turnAll5, r.lme.turnAll10].map(f3).join(' / ')} | ${f3(r.lme.sessionAll5)} |`,
     ),
     '',
-    'Not ablated here: the graph-hop and entity-hint channels (no configuration switch; they only add facts found through named members or entities, never for message search) and rerank (no reranker is configured by default).',
+    'Not ablated here: the graph-hop and entity-hint channels (no configuration switch; they only add facts found through named members or entities, never for message search) and rerank (no reranker is configured by default). The phrase match and the conversation boost are steps of message search (`conversation.search`): they do not touch the observation level.',
     '',
   ].join('\n');
   const out = ctx.args.get('out') ?? join(BENCH_DIR, 'results', ctx.quick ? 'quick' : '');

@@ -142,6 +142,18 @@ export const retrievalGroup = z
      * score = fused + w / (1 + w) × max(0, best − fused). 0 disables.
      */
     factContextWeight: fraction(0.5),
+    /**
+     * Message search: weight of the phrase match (the share of the query's adjacent term pairs
+     * found next to each other in the message) next to the fused score:
+     * (fused + w × phrase) / (1 + w). 0 disables.
+     */
+    phraseWeight: fraction(0.2),
+    /**
+     * Message search: how much a message rises with the conversation it belongs to (same channel,
+     * within neighborMaxGapMinutes; scored by its two best messages, relative to the best
+     * conversation): (score + w × share) / (1 + w). 0 disables.
+     */
+    conversationWeight: fraction(0.04),
   })
   .strict();
 

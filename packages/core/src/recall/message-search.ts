@@ -11,8 +11,10 @@ import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import { queryTerms } from '../text/analyze.js';
 import { checkInput, idField as id } from '../validation/index.js';
+import { boostConversations } from './conversation-boost.js';
 import { clamp01, fusedScore } from './fusion.js';
 import { type MessageChain, smoothScores } from './neighbor-smoothing.js';
+import { phraseMatch, queryPhrases } from './phrase-match.js';
 import { MAX_QUERY_CHARS } from './recall-query.js';
 import { temporalMatch, timeWindows } from './time-expressions.js';
 
@@ -101,9 +103,11 @@ async function mapLimited<T, R>(
 /**
  * conversation.search: keyword (BM25, OR of analysed terms) and vector (kind `message`, written by
  * the ingest workers) channels fused like recall (max-normalised BM25, cosine, reciprocal rank,
- * `retrieval.weights`), then neighbour smoothing (`retrieval.neighborWeight`, `neighborWindow`,
- * `neighborMaxGapMinutes`): a message next to strong matches in the same channel gains a share of
- * their score. Opted-out authors' messages are neither returned nor used as context.
+ * `retrieval.weights`) plus the phrase match (`retrieval.phraseWeight`, see phrase-match.ts), then
+ * neighbour smoothing (`retrieval.neighborWeight`, `neighborWindow`, `neighborMaxGapMinutes`): a
+ * message next to strong matches in the same channel gains a share of their score; then the
+ * conversation boost (`retrieval.conversationWeight`, see conversation-boost.ts). Opted-out
+ * authors' messages are neither returned nor used as context.
  */
 export function createMessageSearch(deps: MessageSearchDeps): MessageSearch {
   return {
@@ -203,6 +207,7 @@ async function runSearch(
   const bestRrf = Math.max(0, ...[...hits.values()].map((h) => h.rrf));
   const windows = timeWindows(text, deps.clock.now());
   const active = { entity: false, strength: false, temporal: windows.length > 0 };
+  const phrases = r.phraseWeight > 0 ? queryPhrases(text) : new Set<string>();
   const base = new Map<string, number>();
   for (const [messageId, h] of hits) {
     const m = messages.get(messageId);
@@ -217,7 +222,8 @@ async function runSearch(
       rrf: h.rrf,
       temporal: h.temporal,
     };
-    base.set(messageId, fusedScore(c, r.weights, active));
+    const phrase = phrases.size > 0 ? phraseMatch(phrases, m.content) : 0;
+    base.set(messageId, (fusedScore(c, r.weights, active) + r.phraseWeight * phrase) / (1 + r.phraseWeight));
   }
   const chains = await neighbourChains(deps, q.guildId, base, messages);
   for (const chain of chains)
@@ -231,9 +237,15 @@ async function runSearch(
       maxGapMs: r.neighborMaxGapMinutes * 60_000,
     },
   );
+  const final = boostConversations(
+    smoothed.scores,
+    messages,
+    r.conversationWeight,
+    r.neighborMaxGapMinutes * 60_000,
+  );
   const excluded = new Set(q.excludeAuthorIds);
   const results: ScoredMessage[] = [];
-  for (const [messageId, score] of smoothed.scores) {
+  for (const [messageId, score] of final) {
     const m = messages.get(messageId);
     if (!m || !usable(m) || excluded.has(m.authorId)) continue;
     if (q.channelId !== undefined && m.channelId !== q.channelId) continue;

@@ -67,6 +67,45 @@ describe('conversation search', () => {
     expect(off.messages.map((m) => m.message.messageId)).toEqual([talk[0]?.messageId]);
   });
 
+  it('ranks the message holding the query as a phrase first (retrieval.phraseWeight)', async () => {
+    const w = world();
+    const inOrder = makeMessage({ content: 'walk 5K charity run', createdAt: new Date(T0.getTime()) });
+    const scattered = makeMessage({
+      content: 'run charity 5K walk',
+      createdAt: new Date(T0.getTime() + DAY),
+    });
+    await storeMessages(w.store, w.embedder, [inOrder, scattered]);
+    const ids = async (retrieval: Record<string, unknown>) =>
+      (
+        await search(w, { weights: { rrf: 0 }, ...retrieval }).search({
+          guildId: G,
+          text: 'the 5K charity run',
+        })
+      ).messages.map((m) => m.message.messageId);
+    expect(await ids({})).toEqual([inOrder.messageId, scattered.messageId]);
+    // Without the phrase match (and rank fusion) the two tie; the newer one goes first.
+    expect(await ids({ phraseWeight: 0 })).toEqual([scattered.messageId, inOrder.messageId]);
+  });
+
+  it('lifts messages of a conversation that matches as a whole (retrieval.conversationWeight)', async () => {
+    const w = world();
+    const talk = [
+      makeMessage({ content: 'marathon', channelId: 'c1', createdAt: new Date(T0.getTime()) }),
+      makeMessage({ content: 'marathon', channelId: 'c1', createdAt: new Date(T0.getTime() + 60_000) }),
+    ];
+    const alone = makeMessage({
+      content: 'marathon',
+      channelId: 'c2',
+      createdAt: new Date(T0.getTime() + DAY),
+    });
+    await storeMessages(w.store, w.embedder, [...talk, alone]);
+    const first = async (retrieval: Record<string, unknown>) =>
+      (await search(w, { weights: { rrf: 0 }, ...retrieval }).search({ guildId: G, text: 'marathon' }))
+        .messages[0]?.message.messageId;
+    expect(await first({})).toBe(talk[1]?.messageId);
+    expect(await first({ conversationWeight: 0 })).toBe(alone.messageId);
+  });
+
   it('excludes authors, bots, opted-out members and other guilds', async () => {
     const w = world();
     await storeMessages(w.store, w.embedder, [
