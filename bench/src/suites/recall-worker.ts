@@ -38,15 +38,34 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-function openMemory() {
-  return createMemory({
-    storage: storageUrl(backend, location),
-    access: { requireAudience: false },
-    llm: null,
-    embeddings: 'hashing',
-    workers: { enabled: false },
-  });
+/** The memory every pass queries: hashing embeddings, no model, no workers, guild-wide reads. */
+function openMemory(store?: MemoryStore, url = location) {
+  return createMemory(
+    {
+      storage: storageUrl(backend, url),
+      access: { requireAudience: false },
+      llm: null,
+      embeddings: 'hashing',
+      workers: { enabled: false },
+    },
+    store ? { store } : {},
+  );
 }
+
+type BenchMemory = ReturnType<typeof openMemory>;
+
+/** A question as promptContext (the asker, the members it mentions). */
+const askPromptContext = (memory: BenchMemory, q: Question) =>
+  memory.promptContext({ guildId: GUILD, askerId: q.askerId, text: q.text, mentionedIds: [...q.mentioned] });
+
+/** The same question as a recall over the asker, the mentioned members and the server. */
+const askRecall = (memory: BenchMemory, q: Question) =>
+  memory.recall({
+    guildId: GUILD,
+    text: q.text,
+    subjectIds: [q.askerId, ...q.mentioned],
+    includeServer: true,
+  });
 
 async function seed(): Promise<unknown> {
   const store = await openStore(backend, location);
@@ -69,13 +88,7 @@ async function query(): Promise<unknown> {
   const questions = makeQuestions(n + warmups, members);
   const warm = questions.slice(0, warmups);
   const timedQs = questions.slice(warmups);
-  const pc = (q: Question) =>
-    memory.promptContext({
-      guildId: GUILD,
-      askerId: q.askerId,
-      text: q.text,
-      mentionedIds: [...q.mentioned],
-    });
+  const pc = (q: Question) => askPromptContext(memory, q);
   // The same question asked in one channel: only facts learned there are visible (default policy).
   const pca = (q: Question) =>
     memory.promptContext({
@@ -85,13 +98,7 @@ async function query(): Promise<unknown> {
       mentionedIds: [...q.mentioned],
       audience: { channelId: SEED_CHANNELS[0], requesterId: q.askerId },
     });
-  const rc = (q: Question) =>
-    memory.recall({
-      guildId: GUILD,
-      text: q.text,
-      subjectIds: [q.askerId, ...q.mentioned],
-      includeServer: true,
-    });
+  const rc = (q: Question) => askRecall(memory, q);
   let factsInBlocks = 0;
   const warningCounts = new Map<string, number>();
   for (const q of warm) {
@@ -270,32 +277,11 @@ async function context(): Promise<unknown> {
 /** promptContext through a store that times every port call. */
 async function profilePass(warm: readonly Question[], profQs: readonly Question[]) {
   const profiled = profileStore(await openStore(backend, location));
-  const pm = createMemory(
-    {
-      storage: storageUrl(backend, location),
-      llm: null,
-      embeddings: 'hashing',
-      workers: { enabled: false },
-      access: { requireAudience: false },
-    },
-    { store: profiled.store },
-  );
-  for (const q of warm)
-    await pm.promptContext({
-      guildId: GUILD,
-      askerId: q.askerId,
-      text: q.text,
-      mentionedIds: [...q.mentioned],
-    });
+  const pm = openMemory(profiled.store);
+  for (const q of warm) await askPromptContext(pm, q);
   profiled.calls.clear();
   const tp = performance.now();
-  for (const q of profQs)
-    await pm.promptContext({
-      guildId: GUILD,
-      askerId: q.askerId,
-      text: q.text,
-      mentionedIds: [...q.mentioned],
-    });
+  for (const q of profQs) await askPromptContext(pm, q);
   const meanPromptContextMs = (performance.now() - tp) / profQs.length;
   await pm.close({ drain: false });
   return { requests: profQs.length, meanPromptContextMs, calls: profileTable(profiled, profQs.length) };
@@ -309,45 +295,13 @@ async function roundTrips(questions: readonly Question[]): Promise<unknown> {
   const client = new MongoClient(location, { monitorCommands: true, serverSelectionTimeoutMS: 5_000 });
   const monitor = new CommandMonitor(client);
   const { createMongoStore } = await import('@permafrost/store-mongo');
-  const store: MemoryStore = createMongoStore({ client, url: location });
-  const memory = createMemory(
-    {
-      storage: storageUrl(backend, location),
-      llm: null,
-      embeddings: 'hashing',
-      workers: { enabled: false },
-      access: { requireAudience: false },
-    },
-    { store },
-  );
+  const memory = openMemory(createMongoStore({ client, url: location }));
   const pc: CommandCount[] = [];
   const rc: CommandCount[] = [];
   try {
     for (const q of questions) {
-      pc.push(
-        (
-          await monitor.measure(() =>
-            memory.promptContext({
-              guildId: GUILD,
-              askerId: q.askerId,
-              text: q.text,
-              mentionedIds: [...q.mentioned],
-            }),
-          )
-        ).count,
-      );
-      rc.push(
-        (
-          await monitor.measure(() =>
-            memory.recall({
-              guildId: GUILD,
-              text: q.text,
-              subjectIds: [q.askerId, ...q.mentioned],
-              includeServer: true,
-            }),
-          )
-        ).count,
-      );
+      pc.push((await monitor.measure(() => askPromptContext(memory, q))).count);
+      rc.push((await monitor.measure(() => askRecall(memory, q))).count);
     }
   } finally {
     await memory.close({ drain: false });
@@ -378,33 +332,12 @@ async function distanceRoundTrips(questions: readonly Question[], oneWayMs: numb
   const { createMongoStore } = await import('@permafrost/store-mongo');
   const open = (url: string) => {
     const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
-    const store: MemoryStore = createMongoStore({ client, url });
-    const memory = createMemory(
-      {
-        storage: storageUrl(backend, url),
-        llm: null,
-        embeddings: 'hashing',
-        workers: { enabled: false },
-        access: { requireAudience: false },
-      },
-      { store },
-    );
-    return { memory, client };
+    return { memory: openMemory(createMongoStore({ client, url }), url), client };
   };
   const near = open(location);
   const far = open(proxy.url);
-  type Op = (m: typeof near.memory, q: Question) => Promise<unknown>;
-  const ops: Record<'promptContext' | 'recall', Op> = {
-    promptContext: (m, q) =>
-      m.promptContext({ guildId: GUILD, askerId: q.askerId, text: q.text, mentionedIds: [...q.mentioned] }),
-    recall: (m, q) =>
-      m.recall({
-        guildId: GUILD,
-        text: q.text,
-        subjectIds: [q.askerId, ...q.mentioned],
-        includeServer: true,
-      }),
-  };
+  type Op = (m: BenchMemory, q: Question) => Promise<unknown>;
+  const ops: Record<'promptContext' | 'recall', Op> = { promptContext: askPromptContext, recall: askRecall };
   const perOp: Record<keyof typeof ops, number[]> = { promptContext: [], recall: [] };
   try {
     // Warm-up: both clients open the connections their concurrent reads need.

@@ -1,3 +1,6 @@
+import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { afterAll, beforeAll } from 'vitest';
+
 /**
  * Which backends this run tests: env `STORES` (comma-separated, default `memory,sqlite`; CI sets
  * `memory,sqlite,mongo`). When `mongo` is selected the Mongo test files must reach `MONGO_URL` or
@@ -20,4 +23,33 @@ export function requireMongoUrl(): string {
     );
   }
   return url;
+}
+
+/**
+ * For the describe block that calls it: a client on MONGO_URL, connected before the block's tests,
+ * and a database name of its own (`<prefix>_<pid>_<time>`), dropped after them with the client
+ * closed. `client` is readable once the block's tests run.
+ */
+export function scratchDatabase(
+  prefix: string,
+  options: MongoClientOptions = {},
+): { readonly client: MongoClient; readonly db: string } {
+  const db = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  let client: MongoClient | undefined;
+  beforeAll(async () => {
+    client = new MongoClient(requireMongoUrl(), { serverSelectionTimeoutMS: 5_000, ...options });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.db(db).dropDatabase();
+    await client?.close();
+  });
+  return {
+    db,
+    get client(): MongoClient {
+      if (!client)
+        throw new Error('scratchDatabase: the client is connected in beforeAll; read it inside a test');
+      return client;
+    },
+  };
 }

@@ -1,8 +1,7 @@
 import { G1, makeFact } from '@permafrost/store-conformance';
 import { createMongoStore } from '@permafrost/store-mongo';
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mongoSelected, requireMongoUrl } from './backend-selection.js';
+import { describe, expect, it } from 'vitest';
+import { mongoSelected, scratchDatabase } from './backend-selection.js';
 
 /**
  * Server facts carry a scope key (`sk`) so that FerretDB can serve "the server's facts" from an
@@ -10,21 +9,11 @@ import { mongoSelected, requireMongoUrl } from './backend-selection.js';
  * gets return what one query would.
  */
 describe.runIf(mongoSelected)('mongo store fact scope key', () => {
-  let client: MongoClient;
-  const db = `pf_scope_${process.pid}_${Date.now().toString(36)}`;
-
-  beforeAll(async () => {
-    client = new MongoClient(requireMongoUrl(), { serverSelectionTimeoutMS: 5_000 });
-    await client.connect();
-  });
-
-  afterAll(async () => {
-    await client.db(db).dropDatabase();
-    await client.close();
-  });
+  const mongo = scratchDatabase('pf_scope');
+  const { db } = mongo;
 
   it('gives old server facts their scope key at setup, and scoped strongest-first reads find them', async () => {
-    const first = createMongoStore({ client, dbName: db });
+    const first = createMongoStore({ client: mongo.client, dbName: db });
     await first.setup();
     const server = makeFact({ subjectId: null, text: 'the server has a wiki', strength: 3 });
     const alice = makeFact({ subjectId: 'alice', text: 'alice likes tea', strength: 5 });
@@ -34,15 +23,15 @@ describe.runIf(mongoSelected)('mongo store fact scope key', () => {
     await first.close();
 
     // As written by a version without the key: no `sk`, no migration marker.
-    const facts = client.db(db).collection('facts');
+    const facts = mongo.client.db(db).collection('facts');
     await facts.updateOne({ id: server.id } as never, { $unset: { sk: '' } });
     expect((await facts.findOne({ id: server.id } as never))?.['sk']).toBeUndefined();
-    await client
+    await mongo.client
       .db(db)
       .collection('store_meta')
       .deleteOne({ _id: 'migration.fact-scope-key' } as never);
 
-    const store = createMongoStore({ client, dbName: db });
+    const store = createMongoStore({ client: mongo.client, dbName: db });
     await store.setup();
     try {
       expect((await facts.findOne({ id: server.id } as never))?.['sk']).toEqual(expect.any(String));

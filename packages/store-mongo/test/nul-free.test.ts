@@ -1,9 +1,8 @@
 import { G1, makeFact, makeMessage, unitVector, vectorItem } from '@permafrost/store-conformance';
 import { createMongoStore } from '@permafrost/store-mongo';
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeString, decodeValue, encodeString, encodeValue } from '../src/nul-free.js';
-import { mongoSelected, requireMongoUrl } from './backend-selection.js';
+import { mongoSelected, scratchDatabase } from './backend-selection.js';
 
 /** Every string over a small alphabet that includes NUL, the escape and its code digits. */
 function* strings(maxLen: number): Generator<string> {
@@ -53,20 +52,11 @@ describe('NUL-free encoding', () => {
 });
 
 describe.runIf(mongoSelected)('mongo store keeps NUL out of the server', () => {
-  let client: MongoClient;
-  const db = `pf_nul_${process.pid}_${Date.now().toString(36)}`;
-
-  beforeAll(async () => {
-    client = new MongoClient(requireMongoUrl(), { serverSelectionTimeoutMS: 5_000 });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client.db(db).dropDatabase();
-    await client.close();
-  });
+  const mongo = scratchDatabase('pf_nul');
+  const { db } = mongo;
 
   it('stores no U+0000 in any document, and reads every value back exactly', async () => {
-    const store = createMongoStore({ client, dbName: db });
+    const store = createMongoStore({ client: mongo.client, dbName: db });
     await store.setup();
     const fact = makeFact({ id: 'fct_\u0000', text: 'tea\u0000time', subjectId: 'u\u0000' });
     await store.facts.insert([fact]);
@@ -85,8 +75,8 @@ describe.runIf(mongoSelected)('mongo store keeps NUL out of the server', () => {
       serverOnly: true,
     });
     expect(hits.map((h) => h.id)).toEqual([fact.id]);
-    for (const info of await client.db(db).listCollections().toArray()) {
-      const docs = await client.db(db).collection(info.name).find({}).toArray();
+    for (const info of await mongo.client.db(db).listCollections().toArray()) {
+      const docs = await mongo.client.db(db).collection(info.name).find({}).toArray();
       for (const d of docs) expect(JSON.stringify(d).includes('\\u0000'), info.name).toBe(false);
     }
     await store.close();
@@ -94,7 +84,7 @@ describe.runIf(mongoSelected)('mongo store keeps NUL out of the server', () => {
 
   it('migrates server vectors written with the old raw NUL scope, where the server could hold them', async () => {
     const old = `${db}_old`;
-    const raw = client.db(old).collection('fact_vectors');
+    const raw = mongo.client.db(old).collection('fact_vectors');
     const legacy = { _id: 'legacy', guildId: G1, kind: 'fact', id: 'fct_old', sk: '\u0000', active: true };
     const held = await raw.insertOne(legacy as never).then(
       () => true,
@@ -104,10 +94,10 @@ describe.runIf(mongoSelected)('mongo store keeps NUL out of the server', () => {
         return false;
       },
     );
-    const store = createMongoStore({ client, dbName: old });
+    const store = createMongoStore({ client: mongo.client, dbName: old });
     await store.setup();
     if (held) expect((await raw.findOne({ _id: 'legacy' } as never))?.['sk']).toBe('\uffff0');
     await store.close();
-    await client.db(old).dropDatabase();
+    await mongo.client.db(old).dropDatabase();
   });
 });

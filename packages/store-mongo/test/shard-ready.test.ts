@@ -1,9 +1,9 @@
 import { createMemory } from '@permafrost/core';
 import { createMongoStore } from '@permafrost/store-mongo';
-import { type Document, MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Document } from 'mongodb';
+import { describe, expect, it } from 'vitest';
 import { COLLECTION_NAMES, SHARD_KEYS } from '../src/mongo-schema.js';
-import { mongoSelected, requireMongoUrl } from './backend-selection.js';
+import { mongoSelected, requireMongoUrl, scratchDatabase } from './backend-selection.js';
 
 /**
  * Indexes that do not start with guildId: cross-guild maintenance sweeps (expired leases, stale
@@ -73,17 +73,8 @@ function filtersOf(name: string, cmd: Document): Document[] {
 }
 
 describe.runIf(mongoSelected)('shard-ready layout', () => {
-  let client: MongoClient;
-  const db = `pf_shard_${process.pid}_${Date.now().toString(36)}`;
-
-  beforeAll(async () => {
-    client = new MongoClient(requireMongoUrl(), { serverSelectionTimeoutMS: 5_000, monitorCommands: true });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client.db(db).dropDatabase();
-    await client.close();
-  });
+  const mongo = scratchDatabase('pf_shard', { monitorCommands: true });
+  const { db } = mongo;
 
   it('gives every collection a documented shard key, guild-prefixed where it holds guild data', () => {
     for (const role of Object.keys(COLLECTION_NAMES)) expect(SHARD_KEYS).toHaveProperty(role);
@@ -96,12 +87,12 @@ describe.runIf(mongoSelected)('shard-ready layout', () => {
   it('creates only indexes that fit the shard keys: unique ones contain it, the rest lead with guildId or are sweeps', {
     timeout: 60_000,
   }, async () => {
-    const store = createMongoStore({ client, dbName: db });
+    const store = createMongoStore({ client: mongo.client, dbName: db });
     await store.setup();
     let checked = 0;
     for (const [role, name] of Object.entries(COLLECTION_NAMES)) {
       const shardKey = SHARD_KEYS[role as keyof typeof SHARD_KEYS];
-      const indexes = await client
+      const indexes = await mongo.client
         .db(db)
         .collection(name)
         .listIndexes()
@@ -126,7 +117,7 @@ describe.runIf(mongoSelected)('shard-ready layout', () => {
   it('sends every hot-path command on guild data with the guild (or a guild-prefixed _id) in its filter', {
     timeout: 180_000,
   }, async () => {
-    const store = createMongoStore({ client, dbName: db });
+    const store = createMongoStore({ client: mongo.client, dbName: db });
     await store.setup();
     const memory = createMemory(
       { storage: requireMongoUrl(), llm: null, embeddings: 'hashing', workers: { enabled: false } },
@@ -142,7 +133,7 @@ describe.runIf(mongoSelected)('shard-ready layout', () => {
       for (const filter of filtersOf(e.commandName, e.command))
         seen.push({ name: e.commandName, coll, filter });
     };
-    client.on('commandStarted', listener);
+    mongo.client.on('commandStarted', listener);
     try {
       const members = ['1300000000000000101', '1300000000000000102'];
       for (let i = 0; i < 8; i++) {
@@ -167,7 +158,7 @@ describe.runIf(mongoSelected)('shard-ready layout', () => {
       });
       await memory.recall({ guildId: G, text: 'hiking cat', subjectIds: members, includeServer: true });
     } finally {
-      client.off('commandStarted', listener);
+      mongo.client.off('commandStarted', listener);
       await memory.close({ drain: false });
     }
     const sharded = new Set(

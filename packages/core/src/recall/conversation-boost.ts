@@ -1,4 +1,5 @@
 import type { StoredMessage } from '../model/message.js';
+import { gapFreeRuns } from './neighbor-smoothing.js';
 
 /** How many of a conversation's best message scores make its score (one strong line is not a topic). */
 export const CONVERSATION_TOP_MESSAGES = 2;
@@ -14,21 +15,7 @@ function conversations(messages: readonly StoredMessage[], maxGapMs: number): St
       a.createdAt.getTime() - b.createdAt.getTime() ||
       (a.messageId < b.messageId ? -1 : 1),
   );
-  const out: StoredMessage[][] = [];
-  let run: StoredMessage[] = [];
-  for (const m of sorted) {
-    const prev = run[run.length - 1];
-    if (
-      prev &&
-      (prev.channelId !== m.channelId || m.createdAt.getTime() - prev.createdAt.getTime() > maxGapMs)
-    ) {
-      out.push(run);
-      run = [];
-    }
-    run.push(m);
-  }
-  if (run.length > 0) out.push(run);
-  return out;
+  return gapFreeRuns(sorted, maxGapMs);
 }
 
 /**

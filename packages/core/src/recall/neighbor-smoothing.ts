@@ -23,8 +23,11 @@ interface Adjacency {
   readonly distance: number;
 }
 
-/** Splits a chain where consecutive messages change channel or lie further apart than maxGapMs. */
-function gapFreeRuns(chain: MessageChain, maxGapMs: number): StoredMessage[][] {
+/**
+ * Splits messages (in channel, then time order) where consecutive ones change channel or lie
+ * further apart than maxGapMs: the conversations neighbour smoothing and the conversation boost see.
+ */
+export function gapFreeRuns(chain: MessageChain, maxGapMs: number): StoredMessage[][] {
   const runs: StoredMessage[][] = [];
   let run: StoredMessage[] = [];
   for (const m of chain) {
