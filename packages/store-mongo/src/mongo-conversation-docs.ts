@@ -32,6 +32,8 @@ export interface MessageDoc extends GuardedDoc {
   processedAt: Date | null;
   terms: string[];
   termCount: number;
+  /** Intake token of the enqueue that inserted the row (see mongo-intake.ts); absent on older rows. */
+  ik?: string;
 }
 
 /** Queue state of one non-terminal row (pending, claimed or dead), inside its key's bucket. */
@@ -74,12 +76,16 @@ export interface OutcomeDoc {
   by?: string;
 }
 
-/** A row being stored: exists from before its insert until its queue state is registered. */
+/**
+ * A queued row not yet in its key's bucket (see mongo-intake.ts): inserted with the row, folded into
+ * the bucket by the next claim of the key. `ik` matches the row's `ik` when this intake inserted it.
+ */
 export interface IntakeDoc {
   _id: string;
   guildId: string;
   subjectKey: string;
   at: Date;
+  ik: string;
   item: QueueItem | null;
   outcome: OutcomeDoc | null;
 }

@@ -1,16 +1,13 @@
 import type { StoredMessage } from '@permafrost/core';
 import type { EnqueueOutcome } from '@permafrost/core/store';
 import { insertTolerant } from './insert-tolerant.js';
-import { changeBuckets, findBuckets } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
-import type { IntakeDoc, MessageDoc, QueueItem } from './mongo-conversation-docs.js';
-import { newEpoch } from './mongo-keys.js';
+import type { IntakeDoc, MessageDoc } from './mongo-conversation-docs.js';
+import { guildQueue, registerIntake } from './mongo-intake.js';
+import { newEpoch, randomToken } from './mongo-keys.js';
 import { toMessageDoc } from './mongo-message-mapping.js';
-import { bucketKey, itemFor, outcomeFor } from './mongo-queue-state.js';
+import { itemFor, outcomeFor } from './mongo-queue-state.js';
 import { raw } from './raw-doc.js';
-
-/** Intake records older than this belong to an enqueue that died before registering its rows. */
-const STALE_INTAKE_MS = 60_000;
 
 interface Row {
   readonly index: number;
@@ -18,37 +15,61 @@ interface Row {
   readonly doc: MessageDoc;
 }
 
+/** A guild's queue depth as last known to this process (see `enqueueRows`). */
+export type DepthCache = Map<string, number>;
+
+/** Pending items of a guild: bucket items plus unfolded intake records. */
+async function readDepth(ctx: MongoContext, guildId: string): Promise<number> {
+  const { buckets, intake } = await guildQueue(ctx, { guildId: { $eq: guildId } });
+  return buckets.reduce((n, b) => n + b.items.filter((it) => it.st === 'pending').length, intake.length);
+}
+
 /**
- * Stores rows. Per row: an intake record, the message document (a duplicate key here means the
- * row exists: `duplicate`), its queue state (bucket item, or outcome for rows stored as processed),
- * then the intake record is removed. A crash after the insert leaves the intake record, and
- * `recoverIntake` registers the row later: a pending row is never lost to the queue. Capacity is
- * counted from the buckets (pending items of the guild); a duplicate never takes a slot.
+ * Stores rows: per row an intake record, then the message document (a duplicate key here means
+ * the row exists: `duplicate`); the row joins its bucket at the next claim of its key
+ * (mongo-intake.ts). Rows stored as processed get their outcome right away.
+ *
+ * Capacity is the guild's pending items. A guild whose depth this process knows, with room for the
+ * rows, is admitted at once and its depth re-read alongside the intake insert (no extra round
+ * trip); otherwise, and before refusing, the depth is read first. Several processes enqueueing into
+ * one guild at the same moment can overshoot the bound by the rows in flight. A duplicate never
+ * takes a slot.
  */
 export async function enqueueRows(
   ctx: MongoContext,
   messages: readonly StoredMessage[],
   maxDepth: number,
+  known: DepthCache,
 ): Promise<EnqueueOutcome[]> {
-  const rows: Row[] = messages.map((m, index) => ({ index, m, doc: { ...toMessageDoc(m), ep: newEpoch() } }));
+  const rows: Row[] = messages.map((m, index) => ({
+    index,
+    m,
+    doc: { ...toMessageDoc(m), ep: newEpoch(), ik: randomToken() },
+  }));
   const outcomes: EnqueueOutcome[] = rows.map(() => 'duplicate');
   const depth = new Map<string, number>();
-  await ctx.each(
-    [...new Set(rows.filter((r) => r.m.status === 'pending').map((r) => r.m.guildId))],
-    async (g) => {
-      const buckets = await findBuckets(ctx, { guildId: { $eq: g } });
-      depth.set(
-        g,
-        buckets.reduce((n, b) => n + b.items.filter((it) => it.st === 'pending').length, 0),
-      );
-    },
-  );
+  const wanted = new Map<string, number>();
+  for (const r of rows)
+    if (r.m.status === 'pending') wanted.set(r.m.guildId, (wanted.get(r.m.guildId) ?? 0) + 1);
+  const refresh: string[] = [];
+  const cold: string[] = [];
+  for (const [g, n] of wanted) {
+    const d = known.get(g);
+    if (d !== undefined && d + n <= maxDepth) {
+      depth.set(g, d);
+      refresh.push(g);
+    } else cold.push(g);
+  }
+  await ctx.each(cold, async (g) => {
+    depth.set(g, await readDepth(ctx, g));
+  });
   const seen = new Set<string>();
   let todo = rows.filter((r) => {
     if (seen.has(r.doc._id)) return false;
     seen.add(r.doc._id);
     return true;
   });
+  let fresh: Promise<Map<string, number>> | null = null;
   // Each pass stores what fits; duplicates found in a pass free their slots for the next one.
   while (todo.length > 0) {
     const pass: Row[] = [];
@@ -61,6 +82,8 @@ export async function enqueueRows(
         if (pending) depth.set(r.m.guildId, (depth.get(r.m.guildId) ?? 0) + 1);
       }
     }
+    const reread = fresh === null && refresh.length > 0;
+    if (reread) fresh = readDepths(ctx, refresh);
     const stored = pass.length > 0 ? await storeRows(ctx, pass) : new Set<number>();
     for (const r of pass) {
       if (stored.has(r.index)) outcomes[r.index] = 'accepted';
@@ -78,22 +101,36 @@ export async function enqueueRows(
     for (const r of left) outcomes[r.index] = existing.has(r.doc._id) ? 'duplicate' : 'over_capacity';
     todo = [];
   }
+  // A re-read may or may not include this call's rows: the larger figure is kept.
+  const reread = fresh === null ? new Map<string, number>() : await fresh;
+  for (const [g, d] of depth) known.set(g, Math.max(d, reread.get(g) ?? 0));
+  if (known.size > 10_000) known.clear();
   return outcomes;
 }
 
-/** Intake, insert, register; returns the indexes stored (the others were duplicates). */
+async function readDepths(ctx: MongoContext, guilds: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  await ctx.each(guilds, async (g) => {
+    out.set(g, await readDepth(ctx, g));
+  });
+  return out;
+}
+
+/** Intake records, then the rows; returns the indexes stored (the others were duplicates). */
 async function storeRows(ctx: MongoContext, rows: readonly Row[]): Promise<Set<number>> {
   const intake: IntakeDoc[] = rows.map((r) => ({
     _id: r.doc._id,
     guildId: r.m.guildId,
     subjectKey: r.m.subjectKey,
     at: new Date(),
+    ik: r.doc.ik as string,
     item: r.m.status === 'processed' ? null : itemFor(r.m),
     outcome:
       r.m.status === 'processed'
         ? outcomeFor(r.m, { processedAt: r.m.processedAt, attempts: r.m.attempts, next: r.m.nextAttemptAt })
         : null,
   }));
+  // A record already there belongs to an enqueue of the same row that is not folded yet.
   const busy = await insertTolerant(raw(ctx.c.intake), intake);
   const mine = rows.filter((_, i) => !busy.has(i));
   ctx.wrote('messages');
@@ -101,67 +138,20 @@ async function storeRows(ctx: MongoContext, rows: readonly Row[]): Promise<Set<n
     raw(ctx.c.messages),
     mine.map((r) => r.doc),
   );
-  const stored = mine.filter((_, i) => !taken.has(i));
-  await register(
-    ctx,
-    intake.filter((d) => stored.some((r) => r.doc._id === d._id)),
+  const stored = new Set(mine.filter((_, i) => !taken.has(i)).map((r) => r.doc._id));
+  // Finished rows get their outcome now; duplicates' records go (they would count as depth).
+  const finished = intake.filter((d) => d.outcome !== null && stored.has(d._id));
+  await ctx.all(
+    () => registerIntake(ctx, finished),
+    () =>
+      ctx.deleteIds(
+        ctx.c.intake,
+        mine.filter((r) => !stored.has(r.doc._id)).map((r) => r.doc._id),
+      ),
   );
   await ctx.deleteIds(
     ctx.c.intake,
-    mine.map((r) => r.doc._id),
+    finished.map((d) => d._id),
   );
-  return new Set(stored.map((r) => r.index));
-}
-
-/** Adds the queue state of inserted rows: items into their buckets, outcomes for finished rows. */
-async function register(ctx: MongoContext, intake: readonly IntakeDoc[]): Promise<void> {
-  const finished = intake.flatMap((d) => (d.outcome ? [d.outcome] : []));
-  if (finished.length > 0) await insertTolerant(raw(ctx.c.outcomes), finished);
-  const byBucket = new Map<string, { guildId: string; subjectKey: string; items: QueueItem[] }>();
-  for (const d of intake) {
-    if (!d.item) continue;
-    const k = bucketKey(d.guildId, d.subjectKey);
-    const b = byBucket.get(k) ?? { guildId: d.guildId, subjectKey: d.subjectKey, items: [] };
-    b.items.push(d.item);
-    byBucket.set(k, b);
-  }
-  if (byBucket.size === 0) return;
-  await changeBuckets(ctx, [...byBucket.keys()], (b, key) => {
-    const add = byBucket.get(key) as { guildId: string; subjectKey: string; items: QueueItem[] };
-    const present = new Set((b?.items ?? []).map((it) => it.id));
-    const fresh = add.items.filter((it) => !present.has(it.id));
-    if (fresh.length === 0) return null;
-    const items = [...(b?.items ?? []), ...fresh];
-    return b
-      ? { ...b, items }
-      : { _id: key, ep: '', guildId: add.guildId, subjectKey: add.subjectKey, items };
-  });
-}
-
-/**
- * Finishes enqueues that died between inserting a row and registering its queue state: their
- * intake records are older than a minute. Rows that were never inserted are just forgotten.
- */
-export async function recoverIntake(ctx: MongoContext): Promise<number> {
-  const stale = await ctx.c.intake.find({ at: { $lt: new Date(Date.now() - STALE_INTAKE_MS) } }).toArray();
-  if (stale.length === 0) return 0;
-  const [rows, done] = await ctx.all(
-    () =>
-      ctx.readMany(
-        ctx.c.messages,
-        stale.map((d) => d._id),
-      ),
-    () =>
-      ctx.readMany(
-        ctx.c.outcomes,
-        stale.map((d) => d._id),
-      ),
-  );
-  const inserted = stale.filter((d) => rows.has(d._id) && !done.has(d._id));
-  await register(ctx, inserted);
-  await ctx.deleteIds(
-    ctx.c.intake,
-    stale.map((d) => d._id),
-  );
-  return inserted.length;
+  return new Set(mine.filter((r) => stored.has(r.doc._id)).map((r) => r.index));
 }

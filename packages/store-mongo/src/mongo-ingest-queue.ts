@@ -9,10 +9,11 @@ import type {
   QueueCounts,
 } from '@permafrost/core/store';
 import { IngestQueueBase } from '@permafrost/core/store';
-import { bucketsById, findBuckets } from './mongo-buckets.js';
+import { bucketsById } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-conversation-docs.js';
-import { enqueueRows, recoverIntake } from './mongo-enqueue.js';
+import { type DepthCache, enqueueRows } from './mongo-enqueue.js';
+import { foldIntake, guildQueue, sweepIntake } from './mongo-intake.js';
 import { finite, requireId, requireString, validDate } from './mongo-keys.js';
 import { MongoLeases } from './mongo-leases.js';
 import { messageKey, messageTerms, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
@@ -42,6 +43,8 @@ export class MongoIngestQueue extends IngestQueueBase {
   readonly #leases: MongoLeases;
   /** Bucket of each row claimed through this object (complete/fail need not read the rows). */
   readonly #claimed = new Map<string, string>();
+  /** Queue depth per guild as last seen by this process (enqueue's capacity check). */
+  readonly #depth: DepthCache = new Map();
 
   constructor(ctx: MongoContext) {
     super();
@@ -59,7 +62,7 @@ export class MongoIngestQueue extends IngestQueueBase {
     maxDepth: number,
   ): Promise<EnqueueOutcome[]> {
     await this.#ctx.enter();
-    return enqueueRows(this.#ctx, messages, maxDepth);
+    return enqueueRows(this.#ctx, messages, maxDepth, this.#depth);
   }
 
   override async markEdited(
@@ -93,12 +96,20 @@ export class MongoIngestQueue extends IngestQueueBase {
     await this.#ctx.enter();
     const now = validDate(query.now, 'now');
     const olderThan = validDate(query.olderThan, 'olderThan').getTime();
-    const [buckets, live] = await this.#ctx.all(
-      () => findBuckets(this.#ctx, guildFilter(query.guildId)),
+    const [{ buckets, intake }, live] = await this.#ctx.all(
+      () => guildQueue(this.#ctx, guildFilter(query.guildId)),
       () => this.#leases.liveKeys(now),
     );
+    // Unfolded intake records are pending items of their key (folded by its next claim).
+    const keys = new Map(buckets.map((b) => [b._id, { ...b, items: [...b.items] }]));
+    for (const d of intake) {
+      const bk = bucketKey(d.guildId, d.subjectKey);
+      const b = keys.get(bk) ?? { _id: bk, ep: '', guildId: d.guildId, subjectKey: d.subjectKey, items: [] };
+      if (d.item && !b.items.some((it) => it.id === d.item?.id)) b.items.push(d.item);
+      keys.set(bk, b);
+    }
     const due: { key: BatchKey; oldest: number; id: string }[] = [];
-    for (const b of buckets) {
+    for (const b of keys.values()) {
       if (live.has(b._id)) continue;
       const eligible = b.items.filter((it) => isEligible(it, now));
       if (eligible.length === 0) continue;
@@ -119,6 +130,8 @@ export class MongoIngestQueue extends IngestQueueBase {
       return { messages: [], lockedByOther: true };
     const limit = Math.max(0, Math.floor(request.limit));
     const bk = bucketKey(key.guildId, key.subjectKey);
+    // The lease is held: the key's intake records can be folded into its bucket now.
+    await foldIntake(this.#ctx, key.guildId, key.subjectKey);
     const bucket = (await bucketsById(this.#ctx, [bk])).get(bk);
     if (!bucket || limit === 0) return { messages: [], lockedByOther: false };
     const until = new Date(now.getTime() + finite(request.leaseMs, 'leaseMs'));
@@ -232,7 +245,7 @@ export class MongoIngestQueue extends IngestQueueBase {
       (it) => ({ ...it, st: 'pending', own: null, until: null, rel: true }),
     );
     await this.#leases.dropExpired(now);
-    await recoverIntake(this.#ctx);
+    await sweepIntake(this.#ctx);
     return released;
   }
 
@@ -249,11 +262,11 @@ export class MongoIngestQueue extends IngestQueueBase {
   override async counts(guildId: string): Promise<QueueCounts> {
     await this.#ctx.enter();
     const g = { guildId: { $eq: requireString(guildId, 'guildId') } };
-    const [buckets, processed] = await this.#ctx.all(
-      () => findBuckets(this.#ctx, g),
+    const [{ buckets, intake }, processed] = await this.#ctx.all(
+      () => guildQueue(this.#ctx, g),
       () => this.#ctx.c.outcomes.countDocuments(g, this.#ctx.opts()),
     );
-    const c = { pending: 0, claimed: 0, processed, dead: 0 };
+    const c = { pending: intake.length, claimed: 0, processed, dead: 0 };
     for (const b of buckets)
       for (const it of b.items)
         if (it.st === 'pending' || it.st === 'claimed' || it.st === 'dead') c[it.st]++;

@@ -145,6 +145,7 @@ export async function deleteMessages(
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const keys = rows.map((r) => messageKey(r.guildId, r.messageId));
+  await ctx.deleteIds(ctx.c.intake, keys);
   await ctx.deleteIds(ctx.c.messageVectors, keys);
   await dropItems(ctx, rows);
   await ctx.deleteIds(ctx.c.outcomes, keys);

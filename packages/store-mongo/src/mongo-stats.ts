@@ -1,7 +1,7 @@
 import type { FactScope, GuildStats, MemoryTier } from '@permafrost/core';
 import type { Collection, Document } from 'mongodb';
 import { guildAliases } from './mongo-alias-store.js';
-import { findBuckets } from './mongo-buckets.js';
+import { guildQueue } from './mongo-intake.js';
 import type { MongoContext } from './mongo-context.js';
 import { type RawDoc, raw } from './raw-doc.js';
 
@@ -23,7 +23,7 @@ export async function guildStats(ctx: MongoContext, guildId: string): Promise<Gu
   const g = { guildId: { $eq: guildId } };
   const facts = raw(ctx.c.facts);
   const o = ctx.opts();
-  const [totalFacts, tiers, scopes, users, entities, relations, aliases, buckets, processed] = await ctx.all(
+  const [totalFacts, tiers, scopes, users, entities, relations, aliases, queue, processed] = await ctx.all(
     () => facts.countDocuments(g, o),
     () => countBy(facts, { ...g, active: true }, 'tier', ctx),
     () => countBy(facts, { ...g, active: true }, 'scope', ctx),
@@ -31,7 +31,7 @@ export async function guildStats(ctx: MongoContext, guildId: string): Promise<Gu
     () => ctx.c.entities.countDocuments(g, o),
     () => ctx.c.relations.countDocuments({ ...g, validUntil: null }, o),
     async () => (await guildAliases(ctx, guildId)).length,
-    () => findBuckets(ctx, g),
+    () => guildQueue(ctx, g),
     () => ctx.c.outcomes.countDocuments(g, o),
   );
   const byTier: Record<MemoryTier, number> = { short: 0, mid: 0, long: 0, core: 0 };
@@ -40,8 +40,8 @@ export async function guildStats(ctx: MongoContext, guildId: string): Promise<Gu
   const byScope: Record<FactScope, number> = { user: 0, server: 0 };
   for (const r of scopes)
     if (r._id !== null && Object.hasOwn(byScope, r._id)) byScope[r._id as FactScope] = r.n;
-  const q = { pending: 0, claimed: 0, processed, dead: 0 };
-  for (const b of buckets)
+  const q = { pending: queue.intake.length, claimed: 0, processed, dead: 0 };
+  for (const b of queue.buckets)
     for (const it of b.items) if (it.st === 'pending' || it.st === 'claimed' || it.st === 'dead') q[it.st]++;
   return {
     guildId,

@@ -263,51 +263,64 @@ describe.runIf(mongoSelected)('mongo store specifics', () => {
     expect(await s.queue.counts(G1)).toEqual({ pending: 0, claimed: 0, processed: 2, dead: 0 });
   });
 
-  it('finishes an enqueue that died after inserting its row (the row is not lost to the queue)', async () => {
+  it('keeps an enqueued row as an intake record until a claim of its key folds it into the bucket', async () => {
     const db = dbName();
     const s = await open(db);
     const m = makeMessage({ authorId: 'u9' });
-    await s.queue.enqueue(m, 100);
-    // Simulate the crash: the row exists, its bucket item does not, the intake record is old.
-    await client
-      ?.db(db)
-      .collection<{ _id: string }>('queue_buckets')
-      .deleteOne({ _id: key(G1, 'u9') });
-    await client
-      ?.db(db)
-      .collection<{ _id: string }>('queue_intake')
-      .insertOne({
-        _id: key(G1, m.messageId),
-        guildId: G1,
-        subjectKey: 'u9',
-        at: new Date(Date.now() - 120_000),
-        item: {
-          id: m.messageId,
-          at: m.createdAt,
-          st: 'pending',
-          n: 0,
-          next: null,
-          own: null,
-          until: null,
-          el: true,
-          ins: new Date(),
-        },
-        outcome: null,
-      } as never);
+    expect(await s.queue.enqueue(m, 100)).toBe('accepted');
+    const raw = client?.db(db);
+    expect(await raw?.collection<{ _id: string }>('queue_buckets').countDocuments({})).toBe(0);
+    expect(await raw?.collection<{ _id: string }>('queue_intake').countDocuments({})).toBe(1);
+    // A second enqueue of the same row is a duplicate and leaves nothing behind.
+    expect(await s.queue.enqueue(m, 100)).toBe('duplicate');
+    expect(await raw?.collection<{ _id: string }>('queue_intake').countDocuments({})).toBe(1);
+    expect(await s.queue.counts(G1)).toEqual({ pending: 1, claimed: 0, processed: 0, dead: 0 });
     const due = { now: after(0), batchSize: 1, olderThan: after(0), limit: 10 };
-    expect(await s.queue.dueKeys(due)).toEqual([]);
-    await s.queue.releaseExpired(after(0));
     expect(await s.queue.dueKeys(due)).toEqual([{ guildId: G1, subjectKey: 'u9' }]);
-    expect(
-      (
-        await s.queue.claim({
-          key: { guildId: G1, subjectKey: 'u9' },
-          owner: 'w',
-          now: after(1),
-          leaseMs: 1_000,
-          limit: 5,
-        })
-      ).messages,
-    ).toHaveLength(1);
+    const claimed = await s.queue.claim({
+      key: { guildId: G1, subjectKey: 'u9' },
+      owner: 'w',
+      now: after(1),
+      leaseMs: 1_000,
+      limit: 5,
+    });
+    expect(claimed.messages.map((x) => x.messageId)).toEqual([m.messageId]);
+    expect(await raw?.collection<{ _id: string }>('queue_intake').countDocuments({})).toBe(0);
+    expect(await s.queue.counts(G1)).toEqual({ pending: 0, claimed: 1, processed: 0, dead: 0 });
+  });
+
+  it('never registers an intake record that did not insert its row; drops it once stale', async () => {
+    const db = dbName();
+    const s = await open(db);
+    const m = makeMessage({ authorId: 'u9' });
+    const ghost = makeMessage({ authorId: 'u9' });
+    await s.queue.enqueue(m, 100);
+    const k = { guildId: G1, subjectKey: 'u9' };
+    await s.queue.claim({ key: k, owner: 'w', now: after(1), leaseMs: 60_000, limit: 5 });
+    expect(await s.queue.complete(G1, [m.messageId], 'w', after(2))).toBe(1);
+    await s.queue.releaseLease(k, 'w');
+    const intake = client?.db(db).collection<{ _id: string }>('queue_intake');
+    const record = (id: string, ageMs: number) => ({
+      guildId: G1,
+      subjectKey: 'u9',
+      at: new Date(Date.now() - ageMs),
+      ik: 'not-the-row-token',
+      item: { id, at: T, st: 'pending', n: 0, next: null, own: null, until: null, el: true, ins: new Date() },
+      outcome: null,
+    });
+    // An enqueue that found m already there and died before removing its record; an enqueue of
+    // `ghost` that died before inserting the row (young, then stale).
+    await intake?.insertMany([
+      { _id: key(G1, m.messageId), ...record(m.messageId, 0) },
+      { _id: key(G1, ghost.messageId), ...record(ghost.messageId, 0) },
+    ] as never);
+    const again = await s.queue.claim({ key: k, owner: 'w2', now: after(3), leaseMs: 60_000, limit: 5 });
+    expect(again.messages).toEqual([]);
+    expect(await s.queue.counts(G1)).toEqual({ pending: 1, claimed: 0, processed: 1, dead: 0 });
+    expect((await intake?.find({}).toArray())?.map((d) => d._id)).toEqual([key(G1, ghost.messageId)]);
+    await intake?.updateOne({ _id: key(G1, ghost.messageId) }, { $set: { at: new Date(Date.now() - 120_000) } });
+    await s.queue.releaseExpired(after(4));
+    expect(await intake?.countDocuments({})).toBe(0);
+    expect(await s.queue.counts(G1)).toEqual({ pending: 0, claimed: 0, processed: 1, dead: 0 });
   });
 });
