@@ -12,10 +12,11 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import { queryTerms } from '../text/analyze.js';
 import { checkInput, idField as id } from '../validation/index.js';
 import { boostConversations } from './conversation-boost.js';
-import { clamp01, fusedScore } from './fusion.js';
+import { fusedScore } from './fusion.js';
 import { type MessageChain, smoothScores } from './neighbor-smoothing.js';
 import { phraseMatch, queryPhrases } from './phrase-match.js';
 import { MAX_QUERY_CHARS } from './recall-query.js';
+import { relativeSemantic, semanticScaler } from './semantic-scale.js';
 import { temporalMatch, timeWindows } from './time-expressions.js';
 
 export interface MessageSearchDeps {
@@ -102,7 +103,8 @@ async function mapLimited<T, R>(
 
 /**
  * conversation.search: keyword (BM25, OR of analysed terms) and vector (kind `message`, written by
- * the ingest workers) channels fused like recall (max-normalised BM25, cosine, reciprocal rank,
+ * the ingest workers) channels fused like recall (max-normalised BM25, cosine scaled by
+ * `retrieval.semanticScale` (see semantic-scale.ts), reciprocal rank,
  * `retrieval.weights`) plus the phrase match (`retrieval.phraseWeight`, see phrase-match.ts), then
  * neighbour smoothing (`retrieval.neighborWeight`, `neighborWindow`, `neighborMaxGapMinutes`): a
  * message next to strong matches in the same channel gains a share of their score; then the
@@ -172,14 +174,17 @@ async function runSearch(
     });
   } else degraded.push(ChannelName.KEYWORD);
   if (vector.status === 'fulfilled') {
-    vector.value
-      .filter((v) => v.score > 0)
-      .forEach((v, rank) => {
-        const h = hit(v.id);
-        h.semantic = clamp01(v.score);
-        h.rrf += 1 / (r.rrfK + rank + 1);
-        h.channels.push(ChannelName.VECTOR);
-      });
+    const positive = vector.value.filter((v) => v.score > 0);
+    const semantic = semanticScaler(
+      positive.map((v) => v.score),
+      relativeSemantic(r.semanticScale, deps.embedder),
+    );
+    positive.forEach((v, rank) => {
+      const h = hit(v.id);
+      h.semantic = semantic(v.score);
+      h.rrf += 1 / (r.rrfK + rank + 1);
+      h.channels.push(ChannelName.VECTOR);
+    });
   } else degraded.push(ChannelName.VECTOR);
   for (const [channel, s] of [
     [ChannelName.KEYWORD, keyword],
