@@ -13,7 +13,8 @@ import { queryTerms } from '../text/analyze.js';
 import { checkInput, idField as id } from '../validation/index.js';
 import { boostConversations } from './conversation-boost.js';
 import { fusedScore } from './fusion.js';
-import { type MessageChain, smoothScores } from './neighbor-smoothing.js';
+import { smoothScores } from './neighbor-smoothing.js';
+import { neighbourChains } from './neighbour-chains.js';
 import { phraseMatch, queryPhrases } from './phrase-match.js';
 import { MAX_QUERY_CHARS } from './recall-query.js';
 import { relativeSemantic, semanticScaler } from './semantic-scale.js';
@@ -81,24 +82,6 @@ interface Hit {
   rrf: number;
   temporal: number;
   readonly channels: ChannelName[];
-}
-
-/** Runs `fn` over items with at most `limit` in flight. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 /**
@@ -277,38 +260,4 @@ async function runSearch(
       (a.message.messageId < b.message.messageId ? -1 : 1),
   );
   return { messages: results.slice(0, q.limit), warnings: [...warnings], degradedChannels: degraded };
-}
-
-/** The window around each scored message (two channel-history reads each, bounded concurrency). */
-async function neighbourChains(
-  deps: MessageSearchDeps,
-  guildId: string,
-  base: ReadonlyMap<string, number>,
-  messages: ReadonlyMap<string, StoredMessage>,
-): Promise<MessageChain[]> {
-  const r = deps.retrieval;
-  if (r.neighborWeight <= 0 || r.neighborWindow <= 0) return [];
-  const anchors = [...base.entries()]
-    .filter(([, s]) => s > 0)
-    .map(([id]) => messages.get(id))
-    .filter((m): m is StoredMessage => m !== undefined);
-  const history = deps.store.conversation;
-  return mapLimited(anchors, 16, async (m) => {
-    try {
-      const [before, after] = await Promise.all([
-        history.channelHistory(guildId, m.channelId, {
-          limit: r.neighborWindow,
-          beforeMessageId: m.messageId,
-        }),
-        history.channelHistory(guildId, m.channelId, {
-          limit: r.neighborWindow,
-          afterMessageId: m.messageId,
-        }),
-      ]);
-      return [...before, m, ...after];
-    } catch (error) {
-      deps.logger?.({ level: 'warn', event: 'message_search.neighbors_failed', data: { guildId }, error });
-      return [m];
-    }
-  });
 }
