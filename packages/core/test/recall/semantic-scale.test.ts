@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cacheEmbedder } from '../../src/adapters/embedding/cached-embedder.js';
 import { createHashingEmbedder } from '../../src/adapters/embedding/hashing-embedder.js';
+import { guardEmbedder } from '../../src/adapters/llm/call-guard.js';
 import { ChannelName } from '../../src/model/enums.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import { mergeChannels } from '../../src/recall/fusion.js';
@@ -16,6 +17,9 @@ describe('semantic scale', () => {
     // wrappers keep the declaration
     expect(relativeSemantic('auto', cacheEmbedder(createHashingEmbedder()))).toBe(false);
     expect(relativeSemantic('auto', cacheEmbedder(model))).toBe(true);
+    const lifetime = new AbortController().signal;
+    expect(relativeSemantic('auto', guardEmbedder(createHashingEmbedder(), lifetime))).toBe(false);
+    expect(relativeSemantic('auto', guardEmbedder(model, lifetime))).toBe(true);
     expect(relativeSemantic('auto', createFakeEmbedder())).toBe(false);
     expect(relativeSemantic('auto', createFakeEmbedder({ lexical: false }))).toBe(true);
     expect(relativeSemantic('cosine', model)).toBe(false);
