@@ -44,6 +44,7 @@ export async function diskCachedEmbedder(inner: Embedder, dir = defaultVectorCac
   return {
     id: inner.id,
     dimensions: dims,
+    ...(inner.lexical === true ? { lexical: true } : {}),
     async embed(texts) {
       const keys = texts.map((t) => hashOf(t));
       const missing: number[] = [];

@@ -34,6 +34,14 @@ export const VARIANTS: readonly Variant[] = [
   },
   { name: 'no phrase match', step: 'phrase', retrieval: { phraseWeight: 0 } },
   { name: 'no conversation boost', step: 'conversation boost', retrieval: { conversationWeight: 0 } },
+  // The hashing embedder is lexical, so 'auto' already keeps its raw cosine: the row that moves
+  // is the forced relative scale (why auto leaves lexical embedders alone). Models: longmemeval
+  // and locomo-recall local rows.
+  {
+    name: 'relative semantic scale forced on the hashing embedder',
+    step: 'semantic scale',
+    retrieval: { semanticScale: 'relative' },
+  },
   { name: 'no temporal component', step: 'temporal', retrieval: { weights: { temporal: 0 } } },
   { name: 'no strength (recency decay)', step: 'recency', retrieval: { weights: { strength: 0 } } },
 ];

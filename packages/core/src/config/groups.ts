@@ -154,6 +154,14 @@ export const retrievalGroup = z
      * conversation): (score + w × share) / (1 + w). 0 disables.
      */
     conversationWeight: fraction(0.04),
+    /**
+     * Recall and message search: the scale of the semantic component. 'cosine': the raw cosine.
+     * 'relative': min-max normalised over the query's vector hits (best 1, worst 0), like BM25
+     * is divided by the query's best, so a sentence-embedding model's narrow cosine band still
+     * separates its hits. 'auto': relative, except for a lexical embedder (the built-in hashing
+     * one), whose cosine is a weaker keyword signal and stays raw.
+     */
+    semanticScale: z.enum(['auto', 'cosine', 'relative']).default('auto'),
   })
   .strict();
 

@@ -2,6 +2,7 @@ import { ChannelName } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { ChannelList, NamedTargets } from './channel-types.js';
 import type { ScoreComponents } from './recall-types.js';
+import { semanticScaler } from './semantic-scale.js';
 
 export interface FusionWeights {
   readonly semantic: number;
@@ -40,15 +41,27 @@ export interface Candidate {
 /**
  * Merges channel lists. Each list contributes 1 / (k + rank + 1) per fact (reciprocal-rank fusion,
  * rank 0-based); the sum is then divided by the best sum of the query so it lies in (0, 1].
- * Semantic = cosine (clamped to [0, 1]); lexical = BM25 divided by the best BM25 of the query.
+ * Semantic = cosine (clamped to [0, 1]), or min-max normalised over the query's vector hits when
+ * `relativeSemantic` (see semantic-scale.ts); lexical = BM25 divided by the best BM25 of the query.
  */
-export function mergeChannels(lists: readonly ChannelList[], rrfK: number): Map<string, Candidate> {
+export function mergeChannels(
+  lists: readonly ChannelList[],
+  rrfK: number,
+  relativeSemantic = false,
+): Map<string, Candidate> {
   const out = new Map<string, Candidate>();
   let bestBm25 = 0;
   for (const list of lists)
     if (list.channel === ChannelName.KEYWORD)
       for (const h of list.hits) bestBm25 = Math.max(bestBm25, h.score);
   for (const list of lists) {
+    const semantic =
+      list.channel === ChannelName.VECTOR
+        ? semanticScaler(
+            list.hits.map((h) => h.score),
+            relativeSemantic,
+          )
+        : clamp01;
     list.hits.forEach((hit, rank) => {
       let c = out.get(hit.factId);
       if (!c) {
@@ -69,7 +82,7 @@ export function mergeChannels(lists: readonly ChannelList[], rrfK: number): Map<
         c.rrf += 1 / (rrfK + rank + 1);
       }
       if (hit.fact && !c.fact) c.fact = hit.fact;
-      if (list.channel === ChannelName.VECTOR) c.semantic = Math.max(c.semantic, clamp01(hit.score));
+      if (list.channel === ChannelName.VECTOR) c.semantic = Math.max(c.semantic, semantic(hit.score));
       if (list.channel === ChannelName.KEYWORD && bestBm25 > 0)
         c.lexical = Math.max(c.lexical, hit.score / bestBm25);
       if (list.channel === ChannelName.ENTITY || list.channel === ChannelName.ENTITY_HINT)

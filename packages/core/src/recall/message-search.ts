@@ -12,10 +12,12 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import { queryTerms } from '../text/analyze.js';
 import { checkInput, idField as id } from '../validation/index.js';
 import { boostConversations } from './conversation-boost.js';
-import { clamp01, fusedScore } from './fusion.js';
-import { type MessageChain, smoothScores } from './neighbor-smoothing.js';
+import { fusedScore } from './fusion.js';
+import { smoothScores } from './neighbor-smoothing.js';
+import { neighbourChains } from './neighbour-chains.js';
 import { phraseMatch, queryPhrases } from './phrase-match.js';
 import { MAX_QUERY_CHARS } from './recall-query.js';
+import { relativeSemantic, semanticScaler } from './semantic-scale.js';
 import { temporalMatch, timeWindows } from './time-expressions.js';
 
 export interface MessageSearchDeps {
@@ -82,27 +84,10 @@ interface Hit {
   readonly channels: ChannelName[];
 }
 
-/** Runs `fn` over items with at most `limit` in flight. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /**
  * conversation.search: keyword (BM25, OR of analysed terms) and vector (kind `message`, written by
- * the ingest workers) channels fused like recall (max-normalised BM25, cosine, reciprocal rank,
+ * the ingest workers) channels fused like recall (max-normalised BM25, cosine scaled by
+ * `retrieval.semanticScale` (see semantic-scale.ts), reciprocal rank,
  * `retrieval.weights`) plus the phrase match (`retrieval.phraseWeight`, see phrase-match.ts), then
  * neighbour smoothing (`retrieval.neighborWeight`, `neighborWindow`, `neighborMaxGapMinutes`): a
  * message next to strong matches in the same channel gains a share of their score; then the
@@ -172,14 +157,17 @@ async function runSearch(
     });
   } else degraded.push(ChannelName.KEYWORD);
   if (vector.status === 'fulfilled') {
-    vector.value
-      .filter((v) => v.score > 0)
-      .forEach((v, rank) => {
-        const h = hit(v.id);
-        h.semantic = clamp01(v.score);
-        h.rrf += 1 / (r.rrfK + rank + 1);
-        h.channels.push(ChannelName.VECTOR);
-      });
+    const positive = vector.value.filter((v) => v.score > 0);
+    const semantic = semanticScaler(
+      positive.map((v) => v.score),
+      relativeSemantic(r.semanticScale, deps.embedder),
+    );
+    positive.forEach((v, rank) => {
+      const h = hit(v.id);
+      h.semantic = semantic(v.score);
+      h.rrf += 1 / (r.rrfK + rank + 1);
+      h.channels.push(ChannelName.VECTOR);
+    });
   } else degraded.push(ChannelName.VECTOR);
   for (const [channel, s] of [
     [ChannelName.KEYWORD, keyword],
@@ -272,38 +260,4 @@ async function runSearch(
       (a.message.messageId < b.message.messageId ? -1 : 1),
   );
   return { messages: results.slice(0, q.limit), warnings: [...warnings], degradedChannels: degraded };
-}
-
-/** The window around each scored message (two channel-history reads each, bounded concurrency). */
-async function neighbourChains(
-  deps: MessageSearchDeps,
-  guildId: string,
-  base: ReadonlyMap<string, number>,
-  messages: ReadonlyMap<string, StoredMessage>,
-): Promise<MessageChain[]> {
-  const r = deps.retrieval;
-  if (r.neighborWeight <= 0 || r.neighborWindow <= 0) return [];
-  const anchors = [...base.entries()]
-    .filter(([, s]) => s > 0)
-    .map(([id]) => messages.get(id))
-    .filter((m): m is StoredMessage => m !== undefined);
-  const history = deps.store.conversation;
-  return mapLimited(anchors, 16, async (m) => {
-    try {
-      const [before, after] = await Promise.all([
-        history.channelHistory(guildId, m.channelId, {
-          limit: r.neighborWindow,
-          beforeMessageId: m.messageId,
-        }),
-        history.channelHistory(guildId, m.channelId, {
-          limit: r.neighborWindow,
-          afterMessageId: m.messageId,
-        }),
-      ]);
-      return [...before, m, ...after];
-    } catch (error) {
-      deps.logger?.({ level: 'warn', event: 'message_search.neighbors_failed', data: { guildId }, error });
-      return [m];
-    }
-  });
 }

@@ -22,6 +22,7 @@ import { type RecallQuery, type RecallQueryInput, recallQuerySchema } from './re
 import { RecallSession } from './recall-session.js';
 import type { RecallDeps, RecallResult, RecallService, ScoredFact } from './recall-types.js';
 import { rerankTop } from './rerank.js';
+import { relativeSemantic } from './semantic-scale.js';
 import { strengthSignal } from './strength.js';
 import { baselineChannel, linksChannel, pairChannel } from './subject-channels.js';
 import { keywordChannel, vectorChannel } from './text-channels.js';
@@ -200,7 +201,7 @@ async function scoreCandidates(
   targets: NamedTargets,
 ): Promise<ScoredFact[]> {
   const r = deps.retrieval;
-  const merged = mergeChannels(lists, r.rrfK);
+  const merged = mergeChannels(lists, r.rrfK, relativeSemantic(r.semanticScale, deps.embedder));
   const now = q.asOf ?? deps.clock.now();
   const windows = q.text === null ? [] : timeWindows(q.text, now);
   const active: ActiveComponents = {

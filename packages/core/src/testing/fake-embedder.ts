@@ -9,6 +9,11 @@ export interface FakeEmbedderOptions {
   readonly synonyms?: readonly (readonly string[])[];
   /** Fails every call with this error (for degradation tests). */
   readonly failWith?: Error;
+  /**
+   * Declares the embedder lexical (default true: it is a bag of words). false makes the library
+   * treat it like a sentence-embedding model (see `Embedder.lexical`).
+   */
+  readonly lexical?: boolean;
 }
 
 export interface FakeEmbedder extends Embedder {
@@ -58,6 +63,7 @@ export function createFakeEmbedder(options: FakeEmbedderOptions = {}): FakeEmbed
   return {
     id: `fake-${dimensions}`,
     dimensions,
+    ...(options.lexical === false ? {} : { lexical: true }),
     async embed(texts) {
       calls++;
       seen.push(...texts);

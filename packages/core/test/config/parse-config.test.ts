@@ -34,6 +34,9 @@ describe('configuration', () => {
     expect(issuesOf(() => parseConfig({ retrieval: { weights: { semantic: 2 } } }))).toEqual([
       'retrieval.weights.semantic',
     ]);
+    expect(issuesOf(() => parseConfig({ retrieval: { semanticScale: 'minmax' } } as never))).toEqual([
+      'retrieval.semanticScale',
+    ]);
     expect(issuesOf(() => parseConfig({ observe: { ignorePatterns: ['(unclosed'] } }))).toEqual([
       'observe.ignorePatterns.0',
     ]);

@@ -5,6 +5,7 @@ import { ChannelName } from '../../src/model/enums.js';
 import type { Reranker } from '../../src/ports/reranker.js';
 import { createMessageSearch } from '../../src/recall/message-search.js';
 import { createRecallService } from '../../src/recall/recall-service.js';
+import { createFakeEmbedder } from '../../src/testing/fake-embedder.js';
 import { conversation, storeMessages } from '../helpers/messages.js';
 import { config, DAY, G, makeFact, seed, T0, world } from '../helpers/world.js';
 
@@ -252,6 +253,42 @@ describe('retrieval knobs', () => {
     expect(await hits({ neighborWeight: 0 })).toEqual([msgs[0]?.messageId]);
   });
 
+  it('semanticScale sets the scale of the semantic component (auto follows the embedder)', async () => {
+    const w = world();
+    const facts = [
+      makeFact({ text: 'Alice bakes sourdough bread' }),
+      makeFact({ text: 'Alice bakes cakes for friends' }),
+    ];
+    const msgs = conversation(
+      [
+        ['u1', 'I bake sourdough bread on sundays'],
+        ['u2', 'the oven is broken again'],
+      ],
+      T0,
+    );
+    await seed(w.store, w.embedder, facts);
+    await storeMessages(w.store, w.embedder, msgs);
+    const model = createFakeEmbedder({ dimensions: 128, lexical: false });
+    const semantics = async (r: Record<string, unknown>, embedder = w.embedder) => {
+      const d = { ...w.deps(r), embedder };
+      const recalled = await createRecallService(d).recall({ guildId: G, text: 'sourdough bread oven' });
+      const found = await createMessageSearch(d).search({ guildId: G, text: 'sourdough bread oven' });
+      const best = (xs: number[]) => Math.max(...xs);
+      return [
+        best(recalled.facts.map((f) => f.components.semantic)),
+        best(found.messages.map((m) => m.components.semantic)),
+      ];
+    };
+    // The best hit of each list is 1 when relative; its raw cosine is below 1.
+    const relative = await semantics({ semanticScale: 'relative' });
+    expect(relative).toEqual([1, 1]);
+    const cosine = await semantics({ semanticScale: 'cosine' });
+    expect(cosine.every((s) => s > 0 && s < 1)).toBe(true);
+    expect(await semantics({})).toEqual(cosine);
+    expect(await semantics({}, model)).toEqual(relative);
+    expect(await semantics({ semanticScale: 'cosine' }, model)).toEqual(cosine);
+  });
+
   it('serverTopK, defaultTokenBudget and citationMinScore shape the prompt context', async () => {
     const w = world();
     await seed(w.store, w.embedder, [
@@ -330,6 +367,7 @@ describe('retrieval knobs', () => {
       neighborWindow: 2,
       neighborMaxGapMinutes: 60,
       factContextWeight: 0.5,
+      semanticScale: 'auto',
     });
   });
 });

@@ -92,6 +92,7 @@ export function cacheEmbedder(inner: Embedder, options: CachedEmbedderOptions = 
     get dimensions() {
       return inner.dimensions;
     },
+    ...(inner.lexical === true ? { lexical: true } : {}),
     embed,
     close: () => inner.close(),
     stats: () => ({ hits, misses, size: cache.size, bytes: cache.calculatedSize }),

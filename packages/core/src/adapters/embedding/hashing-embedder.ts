@@ -63,6 +63,7 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
   return {
     id: `hashing-v1-${dimensions}`,
     dimensions,
+    lexical: true,
     embed: async (texts) => texts.map((t) => hashingVector(t, dimensions)),
     close: async () => {},
   };

@@ -102,6 +102,7 @@ export function guardEmbedder(inner: Embedder, lifetime: AbortSignal): Embedder 
     get dimensions() {
       return inner.dimensions;
     },
+    ...(inner.lexical === true ? { lexical: true } : {}),
     async embed(texts) {
       if (lifetime.aborted) throw closedError();
       let onAbort: () => void = () => undefined;
