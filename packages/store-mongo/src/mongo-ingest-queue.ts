@@ -12,6 +12,7 @@ import { IngestQueueBase } from '@permafrost/core/store';
 import { bucketsById } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-conversation-docs.js';
+import { dueKeysOf } from './mongo-due-keys.js';
 import { type DepthCache, enqueueRows } from './mongo-enqueue.js';
 import { foldIntake, guildQueue, sweepIntake } from './mongo-intake.js';
 import { finite, requireId, requireString, validDate } from './mongo-keys.js';
@@ -100,27 +101,7 @@ export class MongoIngestQueue extends IngestQueueBase {
       () => guildQueue(this.#ctx, guildFilter(query.guildId)),
       () => this.#leases.liveKeys(now),
     );
-    // Unfolded intake records are pending items of their key (folded by its next claim).
-    const keys = new Map(buckets.map((b) => [b._id, { ...b, items: [...b.items] }]));
-    for (const d of intake) {
-      const bk = bucketKey(d.guildId, d.subjectKey);
-      const b = keys.get(bk) ?? { _id: bk, ep: '', guildId: d.guildId, subjectKey: d.subjectKey, items: [] };
-      if (d.item && !b.items.some((it) => it.id === d.item?.id)) b.items.push(d.item);
-      keys.set(bk, b);
-    }
-    const due: { key: BatchKey; oldest: number; id: string }[] = [];
-    for (const b of keys.values()) {
-      if (live.has(b._id)) continue;
-      const eligible = b.items.filter((it) => isEligible(it, now));
-      if (eligible.length === 0) continue;
-      const oldest = Math.min(...eligible.map((it) => it.at.getTime()));
-      if (eligible.length >= query.batchSize || oldest <= olderThan)
-        due.push({ key: { guildId: b.guildId, subjectKey: b.subjectKey }, oldest, id: b._id });
-    }
-    return due
-      .sort((a, b) => a.oldest - b.oldest || (a.id < b.id ? -1 : 1))
-      .slice(0, Math.max(0, query.limit))
-      .map((d) => d.key);
+    return dueKeysOf(buckets, intake, live, { ...query, now, olderThan });
   }
 
   override async claim(request: ClaimRequest): Promise<ClaimResult> {

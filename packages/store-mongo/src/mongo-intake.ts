@@ -18,7 +18,7 @@ import { raw } from './raw-doc.js';
  * that found the row already there (a duplicate) or died before inserting it is discarded, the
  * latter once it is older than `STALE_INTAKE_MS` (its insert may still be in flight before that).
  */
-export const STALE_INTAKE_MS = 60_000;
+const STALE_INTAKE_MS = 60_000;
 
 /** Intake records of pending rows matching `filter` (a guild, or a guild and key). */
 export async function pendingIntake(ctx: MongoContext, filter: Document): Promise<IntakeDoc[]> {

@@ -1,8 +1,8 @@
 import type { FactScope, GuildStats, MemoryTier } from '@permafrost/core';
 import type { Collection, Document } from 'mongodb';
 import { guildAliases } from './mongo-alias-store.js';
-import { guildQueue } from './mongo-intake.js';
 import type { MongoContext } from './mongo-context.js';
+import { guildQueue } from './mongo-intake.js';
 import { type RawDoc, raw } from './raw-doc.js';
 
 export type Counted = { _id: string | null; n: number };

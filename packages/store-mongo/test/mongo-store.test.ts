@@ -318,7 +318,10 @@ describe.runIf(mongoSelected)('mongo store specifics', () => {
     expect(again.messages).toEqual([]);
     expect(await s.queue.counts(G1)).toEqual({ pending: 1, claimed: 0, processed: 1, dead: 0 });
     expect((await intake?.find({}).toArray())?.map((d) => d._id)).toEqual([key(G1, ghost.messageId)]);
-    await intake?.updateOne({ _id: key(G1, ghost.messageId) }, { $set: { at: new Date(Date.now() - 120_000) } });
+    await intake?.updateOne(
+      { _id: key(G1, ghost.messageId) },
+      { $set: { at: new Date(Date.now() - 120_000) } },
+    );
     await s.queue.releaseExpired(after(4));
     expect(await intake?.countDocuments({})).toBe(0);
     expect(await s.queue.counts(G1)).toEqual({ pending: 0, claimed: 0, processed: 1, dead: 0 });
