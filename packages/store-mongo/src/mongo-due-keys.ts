@@ -6,8 +6,9 @@ import { bucketKey, isEligible } from './mongo-queue-state.js';
 
 /**
  * The keys with work due, oldest first: a key is due when it holds `batchSize` eligible items or
- * its oldest eligible item is older than `olderThan`, and no live lease holds it. Unfolded intake
- * records count as pending items of their key (its next claim folds them in).
+ * its oldest eligible item is older than `olderThan`, and no live lease holds it. Intake records
+ * (those not in a bucket, see `guildQueue`) count as pending items of their key (its next claim
+ * folds them in).
  */
 export function dueKeysOf(
   buckets: readonly Bucket[],
@@ -19,7 +20,7 @@ export function dueKeysOf(
   for (const d of intake) {
     const bk = bucketKey(d.guildId, d.subjectKey);
     const b = keys.get(bk) ?? { _id: bk, ep: '', guildId: d.guildId, subjectKey: d.subjectKey, items: [] };
-    if (d.item && !b.items.some((it) => it.id === d.item?.id)) b.items.push(d.item);
+    if (d.item) b.items.push(d.item);
     keys.set(bk, b);
   }
   const due: { key: BatchKey; oldest: number; id: string }[] = [];

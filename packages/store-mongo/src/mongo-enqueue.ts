@@ -60,9 +60,7 @@ export async function enqueueRows(
       refresh.push(g);
     } else cold.push(g);
   }
-  await ctx.each(cold, async (g) => {
-    depth.set(g, await readDepth(ctx, g));
-  });
+  for (const [g, d] of await readDepths(ctx, cold)) depth.set(g, d);
   const seen = new Set<string>();
   let todo = rows.filter((r) => {
     if (seen.has(r.doc._id)) return false;

@@ -3,6 +3,7 @@ import { insertTolerant } from './insert-tolerant.js';
 import { type Bucket, changeBuckets, findBuckets } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
 import type { IntakeDoc, MessageDoc, QueueItem } from './mongo-conversation-docs.js';
+import { messageKey } from './mongo-message-mapping.js';
 import { bucketKey } from './mongo-queue-state.js';
 import { raw } from './raw-doc.js';
 
@@ -20,22 +21,20 @@ import { raw } from './raw-doc.js';
  */
 const STALE_INTAKE_MS = 60_000;
 
-/** Intake records of pending rows matching `filter` (a guild, or a guild and key). */
-export async function pendingIntake(ctx: MongoContext, filter: Document): Promise<IntakeDoc[]> {
-  const docs = (await ctx.c.intake.find(filter, ctx.opts()).toArray()) as IntakeDoc[];
-  return docs.filter((d) => d.item !== null);
-}
-
-/** Pending items of a guild: buckets plus unfolded intake records. */
+/**
+ * Queue state of a guild (or of every guild): its buckets, and the intake records of pending rows
+ * not in a bucket yet (a fold that died before removing its records left rows in both).
+ */
 export async function guildQueue(
   ctx: MongoContext,
   guildFilter: Document,
 ): Promise<{ buckets: Bucket[]; intake: IntakeDoc[] }> {
-  const [buckets, intake] = await ctx.all(
+  const [buckets, records] = await ctx.all(
     () => findBuckets(ctx, guildFilter),
-    () => pendingIntake(ctx, guildFilter),
+    async () => (await ctx.c.intake.find(guildFilter, ctx.opts()).toArray()) as IntakeDoc[],
   );
-  return { buckets, intake };
+  const queued = new Set(buckets.flatMap((b) => b.items.map((it) => messageKey(b.guildId, it.id))));
+  return { buckets, intake: records.filter((d) => d.item !== null && !queued.has(d._id)) };
 }
 
 /** Adds the queue state of inserted rows: items into their buckets, outcomes for finished rows. */
@@ -65,9 +64,10 @@ export async function registerIntake(ctx: MongoContext, intake: readonly IntakeD
 
 /**
  * Registers the records whose row this intake inserted and that are not completed, discards
- * duplicates and stale records, and leaves young records whose row has not arrived yet.
+ * duplicates and stale records, and leaves young records whose row has not arrived yet. With
+ * `leavePending`, records of pending rows that exist are left too (for their key's next claim).
  */
-async function settle(ctx: MongoContext, docs: readonly IntakeDoc[]): Promise<number> {
+async function settle(ctx: MongoContext, docs: readonly IntakeDoc[], leavePending = false): Promise<number> {
   if (docs.length === 0) return 0;
   const ids = docs.map((d) => d._id);
   const [rows, done] = await ctx.all(
@@ -79,6 +79,7 @@ async function settle(ctx: MongoContext, docs: readonly IntakeDoc[]): Promise<nu
   const drop: string[] = [];
   for (const d of docs) {
     const row = rows.get(d._id) as MessageDoc | undefined;
+    if (leavePending && row && d.item !== null) continue;
     if (row && row.ik === d.ik && !done.has(d._id)) register.push(d);
     if (row || d.at.getTime() < staleBefore) drop.push(d._id);
   }
@@ -104,10 +105,5 @@ export async function sweepIntake(ctx: MongoContext): Promise<number> {
   const stale = (await ctx.c.intake
     .find({ at: { $lt: new Date(Date.now() - STALE_INTAKE_MS) } }, ctx.opts())
     .toArray()) as IntakeDoc[];
-  const rows = await ctx.readMany(
-    ctx.c.messages,
-    stale.map((d) => d._id),
-  );
-  const processed = stale.filter((d) => d.item === null || !rows.has(d._id));
-  return settle(ctx, processed);
+  return settle(ctx, stale, true);
 }

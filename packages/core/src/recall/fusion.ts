@@ -2,7 +2,7 @@ import { ChannelName } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { ChannelList, NamedTargets } from './channel-types.js';
 import type { ScoreComponents } from './recall-types.js';
-import { semanticScaler } from './semantic-scale.js';
+import { clamp01, semanticScaler } from './semantic-scale.js';
 
 export interface FusionWeights {
   readonly semantic: number;
@@ -94,10 +94,6 @@ export function mergeChannels(
   for (const c of out.values()) bestRrf = Math.max(bestRrf, c.rrf);
   if (bestRrf > 0) for (const c of out.values()) c.rrf /= bestRrf;
   return out;
-}
-
-export function clamp01(x: number): number {
-  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
 }
 
 /**

@@ -1,7 +1,10 @@
 import type { MemoryConfig } from '../config/schema.js';
 import type { Embedder } from '../ports/embedder.js';
 
-const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
+/** x clamped to [0, 1]; not a finite number → 0. */
+export function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}
 
 export type SemanticScale = MemoryConfig['retrieval']['semanticScale'];
 
