@@ -19,6 +19,9 @@ export function corpusStatsTtl(ctx: MongoContext): number {
   return ctx.profile.ferret ? FERRET_CORPUS_STATS_TTL_MS : CORPUS_STATS_TTL_MS;
 }
 
+/** Matches are read in one reply where they fit (the driver's default first batch is 101). */
+const MATCH_BATCH = 5000;
+
 /**
  * The documents holding any of `terms`. FerretDB pushes only equality filters down to its backend
  * (on PostgreSQL a jsonb containment, which also matches an array element) and answers `$in` by
@@ -33,11 +36,15 @@ export async function findMatching<D extends RawDoc>(
 ): Promise<D[]> {
   if (!ctx.profile.ferret || ctx.session() || terms.length === 1)
     return (await coll
-      .find({ ...filter, terms: terms.length === 1 ? { $eq: terms[0] } : { $in: [...terms] } }, ctx.opts())
+      .find(
+        { ...filter, terms: terms.length === 1 ? { $eq: terms[0] } : { $in: [...terms] } },
+        { batchSize: MATCH_BATCH, ...ctx.opts() },
+      )
       .toArray()) as D[];
   const byId = new Map<string, D>();
   await ctx.each(terms, async (t) => {
-    for (const d of await coll.find({ ...filter, terms: { $eq: t } }).toArray()) byId.set(d._id, d as D);
+    const docs = await coll.find({ ...filter, terms: { $eq: t } }, { batchSize: MATCH_BATCH }).toArray();
+    for (const d of docs) byId.set(d._id, d as D);
   });
   return [...byId.values()];
 }

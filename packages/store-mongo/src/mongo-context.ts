@@ -22,6 +22,8 @@ interface TxScope {
 
 const NO_HOOKS = { begin() {}, commit() {}, rollback() {} };
 const POINT_READ_CONCURRENCY = 16;
+/** Point reads of one `readMany` in flight at once (recall reads its pool of ≤ 1,000 facts so). */
+const READ_MANY_CONCURRENCY = 128;
 /** Collections that stay small (working sets): one `$in` scan beats many point reads on FerretDB. */
 const SMALL = new Set([
   'queue_buckets',
@@ -145,10 +147,15 @@ export class MongoContext {
         out.set(doc._id, doc as unknown as D);
       return out;
     }
-    await this.each(unique, async (id) => {
-      const doc = await rawColl.findOne({ _id: id });
-      if (doc) out.set(id, doc as unknown as D);
-    });
+    // In one wave: a pool read is on a request's critical path, every extra wave a round trip.
+    await this.each(
+      unique,
+      async (id) => {
+        const doc = await rawColl.findOne({ _id: id });
+        if (doc) out.set(id, doc as unknown as D);
+      },
+      READ_MANY_CONCURRENCY,
+    );
     return out;
   }
 
@@ -240,9 +247,16 @@ export class MongoContext {
     return out as T;
   }
 
-  /** Runs fn over items with bounded concurrency (one at a time inside a session transaction). */
-  async each<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-    if (!this.session()) return eachBounded(items, fn, POINT_READ_CONCURRENCY);
+  /**
+   * Runs fn over items with bounded concurrency (one at a time inside a session transaction).
+   * `limit` defaults to POINT_READ_CONCURRENCY.
+   */
+  async each<T, R>(
+    items: readonly T[],
+    fn: (item: T, index: number) => Promise<R>,
+    limit = POINT_READ_CONCURRENCY,
+  ): Promise<R[]> {
+    if (!this.session()) return eachBounded(items, fn, limit);
     const results = new Array<R>(items.length);
     for (let i = 0; i < items.length; i++) results[i] = await fn(items[i] as T, i);
     return results;

@@ -151,17 +151,12 @@ export class MongoVectorIndex extends VectorIndexBase {
   override async search(query: VectorQuery): Promise<VectorHit[]> {
     await this.#ctx.enter();
     const coll = this.#coll(query.kind);
-    const dims = await this.#dims();
-    if (dims === null) return [];
-    if (query.vector.length !== dims) throw mismatch();
     const limit = Math.max(0, Math.floor(query.limit));
-    if (limit === 0) return [];
     let scopes: string[] | null = null;
     if (query.serverOnly) scopes = [SERVER];
     else if (query.subjectIds) {
       const ids = [...new Set(requireIds(query.subjectIds, 'subjectIds'))];
       scopes = query.includeServer ? [...ids, SERVER] : ids;
-      if (scopes.length === 0) return [];
     }
     const base: Document = {
       guildId: { $eq: requireString(query.guildId, 'guildId') },
@@ -169,15 +164,42 @@ export class MongoVectorIndex extends VectorIndexBase {
     };
     const filter: Document =
       scopes === null ? base : { ...base, sk: scopes.length === 1 ? scopes[0] : { $in: scopes } };
+    const checkDims = (dims: number | null): dims is number => {
+      if (dims !== null && query.vector.length !== dims) throw mismatch();
+      return dims !== null && limit > 0 && scopes?.length !== 0;
+    };
     if (this.#mode === 'auto' && this.#ctx.profile.vectorSearch && !this.#ctx.session()) {
+      const dims = await this.#dims();
+      if (!checkDims(dims)) return [];
       if (await this.#native.ensure(coll, dims)) {
         const hits = await this.#native.search(coll, query.vector, filter, limit);
         if (hits) return hits;
       }
     }
+    // The dimension check and the scan run together (one round trip, not two); a scan of vectors of
+    // another size scores nothing and is thrown away by the check.
+    const [dims, top] = await Promise.all([
+      this.#dims(),
+      limit > 0 && scopes?.length !== 0 ? this.#scan(coll, query.vector, base, filter, scopes, limit) : null,
+    ]);
+    if (!checkDims(dims) || top === null) return [];
+    return top.sorted();
+  }
+
+  /** Brute-force top-k by cosine over the matching vectors, streamed in batches. */
+  async #scan(
+    coll: Collection<VectorDoc>,
+    vector: Float32Array,
+    base: Document,
+    filter: Document,
+    scopes: readonly string[] | null,
+    limit: number,
+  ): Promise<TopK> {
     const top = new TopK(limit);
-    const score = (doc: Pick<VectorDoc, 'id' | 'v'>) =>
-      top.offer({ id: doc.id, score: cosine(query.vector, doc.v.toFloat32Array()) });
+    const score = (doc: Pick<VectorDoc, 'id' | 'v'>) => {
+      const v = doc.v.toFloat32Array();
+      if (v.length === vector.length) top.offer({ id: doc.id, score: cosine(vector, v) });
+    };
     const projection = { _id: 0, id: 1, v: 1 };
     if (scopes !== null && scopes.length > 1 && this.#ctx.profile.ferret && !this.#ctx.session()) {
       // One equality query per scope (the only filters FerretDB pushes down), concurrently.
@@ -189,7 +211,7 @@ export class MongoVectorIndex extends VectorIndexBase {
       const cursor = coll.find(filter, { projection, batchSize: SCAN_BATCH, ...this.#ctx.opts() });
       for await (const doc of cursor as AsyncIterable<Pick<VectorDoc, 'id' | 'v'>>) score(doc);
     }
-    return top.sorted();
+    return top;
   }
 
   override async count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {

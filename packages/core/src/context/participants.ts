@@ -23,6 +23,13 @@ const asId = (identifier: string, userId: string): Resolution => ({
   basis: 'id',
 });
 
+/** The member id an entry names by itself (a `<@id>` mention or a snowflake), else null. */
+export function directId(entry: string): string | null {
+  const trimmed = entry.trim();
+  const mention = MENTION.exec(trimmed)?.[1];
+  return mention ?? (looksLikeSnowflake(trimmed) ? trimmed : null);
+}
+
 /**
  * Resolves the asker, mentions and thread participants. The asker is an id. Another entry is an
  * id when it looks like one (snowflake or `<@id>`) or is a member with aliases; otherwise it is a
@@ -45,9 +52,8 @@ export async function resolveParticipants(
   for (const raw of [...new Set(input.others)]) {
     const trimmed = raw.trim();
     if (trimmed.length === 0 || trimmed === input.askerId) continue;
-    const mention = MENTION.exec(trimmed)?.[1];
-    if (mention !== undefined || looksLikeSnowflake(trimmed)) {
-      const userId = mention ?? trimmed;
+    const userId = directId(trimmed);
+    if (userId !== null) {
       resolutions.push(asId(raw, userId));
       ids.push(userId);
       continue;

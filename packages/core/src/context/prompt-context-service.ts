@@ -17,7 +17,7 @@ import { applyCitations } from './citations.js';
 import { cite } from './cite.js';
 import { type BlockSection, buildInjectionBlock, CHARS_PER_TOKEN } from './injection-block.js';
 import { type MemberLabel, memberLabels } from './member-labels.js';
-import { discoveryPairs, resolveParticipants } from './participants.js';
+import { directId, discoveryPairs, resolveParticipants } from './participants.js';
 import type { Citation, PromptContext } from './prompt-context-types.js';
 
 export interface PromptContextDeps {
@@ -132,17 +132,52 @@ async function build(
   const r = deps.retrieval;
   // Both recalls (and the participant check) share one opt-out read, embedding and name resolution.
   const session = new RecallSession(deps.store, deps.embedder);
-  const who = await resolveParticipants(
-    deps.store,
-    { guildId: q.guildId, askerId: q.askerId, others: [...q.mentionedIds, ...q.threadParticipantIds] },
-    isBot,
-    session,
-  );
-  const warnings = new Set<RecallWarning>(who.warnings);
-  const visible = await session.visibility(deps.access, q.guildId, q.audience);
-  const pairs = discoveryPairs(who.people);
   const empty: RecallResult = { facts: [], warnings: [], degradedChannels: [] };
-  const [subjects, server] = await Promise.all([
+  // The server recall needs nothing about the people, so it starts with their resolution; so does
+  // the read of the graph nodes of the members named by id (the people recall's first read).
+  const server =
+    r.serverTopK > 0
+      ? deps.recall.recall(
+          {
+            guildId: q.guildId,
+            text: q.text,
+            scope: 'server',
+            audience: q.audience,
+            topK: r.serverTopK,
+            maxPerSubject: r.serverTopK,
+            ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
+          },
+          session,
+        )
+      : Promise.resolve(empty);
+  const named = [q.askerId, ...[...q.mentionedIds, ...q.threadParticipantIds].map(directId)];
+  settleLater(session.nodesOfUsers(q.guildId, [...new Set(named.filter((u) => u !== null))]));
+  const [who, visible] = await Promise.all([
+    resolveParticipants(
+      deps.store,
+      { guildId: q.guildId, askerId: q.askerId, others: [...q.mentionedIds, ...q.threadParticipantIds] },
+      isBot,
+      session,
+    ),
+    session.visibility(deps.access, q.guildId, q.audience),
+  ]);
+  const warnings = new Set<RecallWarning>(who.warnings);
+  const pairs = discoveryPairs(who.people);
+  // Every read below depends only on who is in the conversation, so they all start together: the
+  // people recall, the names and digests of the people and the server, and the section about the
+  // people together (whose graph, entity and fact reads the recalls share through the session).
+  const labelOf = memberLabels(deps.store, deps.identity, q.guildId, visible);
+  // A digest summarises facts of every channel it was built from: shown only where all are visible.
+  const digest = async (subjectId: string | null) => {
+    const d = await deps.store.digests.getDigest(q.guildId, subjectId);
+    return d && digestVisible(d, visible) ? d.text : null;
+  };
+  const personReads = who.people.map((person) => settleLater(Promise.all([labelOf(person), digest(person)])));
+  const serverDigest = settleLater(digest(null));
+  const together = settleLater(
+    between(deps, q.guildId, [...who.people, ...companions], session, visible, isBot),
+  );
+  const [subjects, serverRecall] = await Promise.all([
     who.people.length > 0
       ? deps.recall.recall(
           {
@@ -160,47 +195,30 @@ async function build(
           session,
         )
       : empty,
-    r.serverTopK > 0
-      ? deps.recall.recall(
-          {
-            guildId: q.guildId,
-            text: q.text,
-            scope: 'server',
-            audience: q.audience,
-            topK: r.serverTopK,
-            maxPerSubject: r.serverTopK,
-            ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
-          },
-          session,
-        )
-      : empty,
+    server,
   ]);
-  for (const w of [...subjects.warnings, ...server.warnings])
+  for (const w of [...subjects.warnings, ...serverRecall.warnings])
     if (w !== RecallWarning.BUDGET_TRIMMED) warnings.add(w);
-  const labelOf = memberLabels(deps.store, deps.identity, q.guildId, visible);
+  const groups = await together;
+  // Everyone printed by name: the people, the members of the groups, the speakers of the facts.
+  const printed = new Set<string>(who.people);
+  for (const g of groups)
+    for (const id of [...g.members, ...g.items.map((i) => i.fact.attribution.speakerId)])
+      if (id !== null) printed.add(id);
+  for (const f of [...subjects.facts, ...serverRecall.facts]) {
+    const speaker = f.fact.attribution.speakerId;
+    if (speaker !== null && speaker !== f.fact.subjectId) printed.add(speaker);
+  }
   const labels = new Map<string, MemberLabel>();
-  const nameOf = async (userId: string) => {
-    const n = await labelOf(userId);
-    labels.set(userId, n);
-    return n;
-  };
-  // A digest summarises facts of every channel it was built from: shown only where all are visible.
-  const digest = async (subjectId: string | null) => {
-    const d = await deps.store.digests.getDigest(q.guildId, subjectId);
-    return d && digestVisible(d, visible) ? d.text : null;
-  };
+  await Promise.all([...printed].map(async (id) => labels.set(id, await labelOf(id))));
   const sections: BlockSection[] = [];
-  for (const person of who.people) {
+  for (const [i, person] of who.people.entries()) {
     const facts = subjects.facts.filter((f) => f.fact.subjectId === person);
-    const [n, d] = await Promise.all([nameOf(person), digest(person)]);
+    const [n, d] = await (personReads[i] as Promise<[MemberLabel, string | null]>);
     const kind = person === q.askerId ? 'asker' : 'user';
     sections.push({ kind, subjectId: person, name: n.label, otherNames: n.others, digest: d, facts });
   }
-  // The people together, after the recalls: their graph, entity and fact reads are the session's.
-  const groups = await between(deps, q.guildId, [...who.people, ...companions], session, visible, isBot);
-  for (const id of groups.flatMap((g) => [...g.members, ...g.items.map((i) => i.fact.attribution.speakerId)]))
-    if (id !== null) await nameOf(id);
-  const recalled = new Map([...subjects.facts, ...server.facts].map((f) => [f.fact.id, f]));
+  const recalled = new Map([...subjects.facts, ...serverRecall.facts].map((f) => [f.fact.id, f]));
   sections.push({
     kind: 'between',
     groups: renderBetween(groups, (id) => labels.get(id)?.label ?? 'a member', recalled),
@@ -210,13 +228,9 @@ async function build(
     subjectId: null,
     name: null,
     otherNames: [],
-    digest: await digest(null),
-    facts: server.facts,
+    digest: await serverDigest,
+    facts: serverRecall.facts,
   });
-  for (const f of [...subjects.facts, ...server.facts]) {
-    const speaker = f.fact.attribution.speakerId;
-    if (speaker !== null && speaker !== f.fact.subjectId) await nameOf(speaker);
-  }
   const speakerName = (f: ScoredFact) => {
     const a = f.fact.attribution;
     if (a.speakerId === null || a.speakerId === f.fact.subjectId)
@@ -226,6 +240,12 @@ async function build(
   const block = buildInjectionBlock(sections, q.tokenBudget ?? r.defaultTokenBudget, speakerName);
   if (block.trimmed) warnings.add(RecallWarning.BUDGET_TRIMMED);
   return contextOf(block, { resolutions: who.resolutions, warnings: [...warnings] }, deps);
+}
+
+/** A promise awaited later: its rejection is not reported as unhandled before then. */
+function settleLater<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
 }
 
 /**

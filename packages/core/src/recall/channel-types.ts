@@ -38,8 +38,11 @@ export interface ChannelContext {
   readonly validity: FactValidity;
   /** Subject user ids of the query (empty for guild and server scope). */
   readonly subjectIds: readonly string[];
-  /** User nodes of the subjects plus the person entities linked to them (twins). */
-  readonly subjectNodes: readonly NodeRef[];
+  /**
+   * User nodes of the subjects plus the person entities linked to them (twins): a read the
+   * channels that need it await, so the others start without waiting for it.
+   */
+  readonly subjectNodes: Promise<readonly NodeRef[]>;
   readonly pairs: readonly (readonly [string, string])[];
   readonly limit: number;
   readonly maxPerSubject: number;

@@ -81,7 +81,7 @@ function channelTasks(ctx: ChannelContext, plan: RecallPlan, hint: Promise<Entit
     entity_hint: async () => entityHintChannel(ctx, await hint),
     graph_hop: async () => {
       const entity = await hint;
-      const seeds = [...ctx.subjectNodes];
+      const seeds = [...(await ctx.subjectNodes)];
       for (const [a, b] of plan.pairs) seeds.push(userNode(a), userNode(b));
       if (entity) seeds.push(entityNode(entity.slug));
       return graphHopChannel(ctx, seeds, r.hopDepth, r.fanOut);
@@ -101,7 +101,6 @@ async function runRecall(deps: RecallDeps, q: RecallQuery, session: RecallSessio
   const warnings = new Set<RecallWarning>();
   const degraded: ChannelName[] = [];
   if (plan.channels.size === 0) return empty([]);
-  const subjectNodes = await subjectNodesOf(deps, session, q.guildId, plan.subjects);
   const ctx: ChannelContext = {
     deps,
     session,
@@ -110,7 +109,8 @@ async function runRecall(deps: RecallDeps, q: RecallQuery, session: RecallSessio
     filter: plan.filter,
     validity: plan.validity,
     subjectIds: plan.subjects,
-    subjectNodes,
+    // Never rejects (bare user nodes when the twin read fails).
+    subjectNodes: subjectNodesOf(deps, session, q.guildId, plan.subjects),
     pairs: plan.pairs,
     limit: r.channelLimit,
     maxPerSubject: q.maxPerSubject ?? r.maxPerSubject,

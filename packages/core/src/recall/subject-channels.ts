@@ -27,12 +27,13 @@ export function rankLinks(links: readonly Link[], limit: number): ChannelHit[] {
 
 /** Links channel: facts incident on the subjects (and on the person entities that are their twins). */
 export async function linksChannel(ctx: ChannelContext): Promise<ChannelList> {
-  if (ctx.subjectNodes.length === 0) return { channel: ChannelName.LINKS, hits: [] };
+  const subjectNodes = await ctx.subjectNodes;
+  if (subjectNodes.length === 0) return { channel: ChannelName.LINKS, hits: [] };
   // With pairs, the pair channel reads the same members' links with the pool size: read once.
   const readAhead = ctx.pairs.length > 0 ? Math.max(ctx.limit, ctx.deps.retrieval.poolSize) : ctx.limit;
   const links = await ctx.session.linksForNodes(
     ctx.guildId,
-    ctx.subjectNodes,
+    subjectNodes,
     { validity: ctx.validity, limitPerNode: ctx.limit },
     readAhead,
   );

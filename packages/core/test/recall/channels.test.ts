@@ -18,7 +18,7 @@ function ctx(w: ReturnType<typeof world>, overrides: Partial<ChannelContext> = {
     filter: { guildId: G },
     validity: 'active',
     subjectIds: [],
-    subjectNodes: [],
+    subjectNodes: Promise.resolve([]),
     pairs: [],
     limit: 50,
     maxPerSubject: 4,
@@ -92,10 +92,10 @@ describe('subject channels', () => {
     await w.store.graph.linkEntityToUser(G, 'ali', 'u1');
     const list = await linksChannel(
       ctx(w, {
-        subjectNodes: [
+        subjectNodes: Promise.resolve([
           { type: 'user', id: 'u1' },
           { type: 'entity', id: 'ali' },
-        ],
+        ]),
       }),
     );
     expect(list.hits.map((h) => h.factId).sort()).toEqual([about.id, twin.id].sort());
