@@ -9,16 +9,15 @@
  */
 import '@permafrost/store-sqlite';
 import { createMemory, type MemoryStore, type MessageEventInput } from '@permafrost/core';
-import { MongoClient } from 'mongodb';
 import { chatLine, makeMembers, makeQuestions, type Question } from '../community.js';
+import { CallWaves, type WaveCount } from '../harness/call-waves.js';
 import { replyAsJsonChild } from '../harness/child.js';
-import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
 import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
-import { startLatencyProxy } from '../harness/latency-proxy.js';
 import { type Backend, GUILD, openStore, SEED_CHANNELS, seedGuild, storageUrl } from '../harness/seed.js';
 import { profileStore, profileTable } from '../harness/store-profile.js';
 import { median } from '../harness/suite.js';
 import { prng, summarize } from '../stats.js';
+import { mongoRoundTrips } from './recall-round-trips.js';
 
 const MEMBERS = 200;
 const CHANNEL = '1200000000000000001';
@@ -162,10 +161,20 @@ async function query(): Promise<unknown> {
   const commandQs = Number(args.get('commands') ?? 10);
   const commands =
     backend === 'mongo' && commandQs > 0
-      ? await roundTrips(timedQs.slice(0, Math.min(commandQs, timedQs.length)))
+      ? await mongoRoundTrips({
+          location,
+          questions: timedQs.slice(0, Math.min(commandQs, timedQs.length)),
+          open: (store, url) => openMemory(store, url),
+          ops: { promptContext: askPromptContext, recall: askRecall },
+          oneWayMs: Number(args.get('distance-ms') ?? 50),
+        })
       : null;
+  const waveQs = Number(args.get('waves') ?? 10);
+  const storeWaves =
+    waveQs > 0 ? await wavesPass(warm, timedQs.slice(0, Math.min(waveQs, timedQs.length))) : null;
   return {
     commands,
+    storeWaves,
     storeProfile,
     promptContext: {
       samples: pcAll,
@@ -288,83 +297,30 @@ async function profilePass(warm: readonly Question[], profQs: readonly Question[
 }
 
 /**
- * Mongo only: commands and round trips (critical path) of promptContext and recall, counted by
- * the driver's command monitoring on a client of our own (harness/command-monitor.ts).
+ * Store-call waves of promptContext and recall (harness/call-waves.ts): the critical path in store
+ * calls, which a store answering each call in one round trip pays in latency. Any backend.
  */
-async function roundTrips(questions: readonly Question[]): Promise<unknown> {
-  const client = new MongoClient(location, { monitorCommands: true, serverSelectionTimeoutMS: 5_000 });
-  const monitor = new CommandMonitor(client);
-  const { createMongoStore } = await import('@permafrost/store-mongo');
-  const memory = openMemory(createMongoStore({ client, url: location }));
-  const pc: CommandCount[] = [];
-  const rc: CommandCount[] = [];
+async function wavesPass(warm: readonly Question[], qs: readonly Question[]) {
+  const counter = new CallWaves(await openStore(backend, location));
+  const memory = openMemory(counter.store);
+  const pc: WaveCount[] = [];
+  const rc: WaveCount[] = [];
   try {
-    for (const q of questions) {
-      pc.push((await monitor.measure(() => askPromptContext(memory, q))).count);
-      rc.push((await monitor.measure(() => askRecall(memory, q))).count);
+    for (const q of warm.slice(0, 2)) await askPromptContext(memory, q);
+    for (const q of qs) {
+      pc.push(await counter.measure(() => askPromptContext(memory, q)));
+      rc.push(await counter.measure(() => askRecall(memory, q)));
     }
   } finally {
     await memory.close({ drain: false });
-    await client.close();
   }
-  const stat = (xs: readonly CommandCount[]) => ({
+  const stat = (xs: readonly WaveCount[]) => ({
     operations: xs.length,
-    meanCommands: xs.reduce((n, c) => n + c.commands, 0) / Math.max(1, xs.length),
-    maxCommands: Math.max(0, ...xs.map((c) => c.commands)),
-    meanRoundTrips: xs.reduce((n, c) => n + c.roundTrips, 0) / Math.max(1, xs.length),
-    maxRoundTrips: Math.max(0, ...xs.map((c) => c.roundTrips)),
+    meanCalls: xs.reduce((n, c) => n + c.calls, 0) / Math.max(1, xs.length),
+    meanWaves: xs.reduce((n, c) => n + c.waves, 0) / Math.max(1, xs.length),
+    maxWaves: Math.max(0, ...xs.map((c) => c.waves)),
   });
-  const oneWayMs = Number(args.get('distance-ms') ?? 50);
-  const distance = oneWayMs > 0 ? await distanceRoundTrips(questions, oneWayMs) : null;
-  return { promptContext: stat(pc), recall: stat(rc), distance };
-}
-
-/**
- * Round trips as a client far from its server pays them, measured rather than inferred: each
- * question is asked through a direct client and through a loopback proxy that delays every
- * packet by `oneWayMs` each way (harness/latency-proxy.ts), one after the other; the extra time
- * divided by the round-trip time is the operation's critical path in round trips (concurrent
- * commands overlap, as they do over a real network). Server time varies between the two asks, so
- * per-question values are noisy; the median is the figure.
- */
-async function distanceRoundTrips(questions: readonly Question[], oneWayMs: number): Promise<unknown> {
-  const proxy = await startLatencyProxy(location, oneWayMs);
-  const { createMongoStore } = await import('@permafrost/store-mongo');
-  const open = (url: string) => {
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
-    return { memory: openMemory(createMongoStore({ client, url }), url), client };
-  };
-  const near = open(location);
-  const far = open(proxy.url);
-  type Op = (m: BenchMemory, q: Question) => Promise<unknown>;
-  const ops: Record<'promptContext' | 'recall', Op> = { promptContext: askPromptContext, recall: askRecall };
-  const perOp: Record<keyof typeof ops, number[]> = { promptContext: [], recall: [] };
-  try {
-    // Warm-up: both clients open the connections their concurrent reads need.
-    for (const q of questions.slice(0, 2))
-      for (const op of Object.values(ops)) {
-        await op(near.memory, q);
-        await op(far.memory, q);
-      }
-    for (const q of questions)
-      for (const [name, op] of Object.entries(ops) as [keyof typeof ops, Op][]) {
-        const direct = await timed(() => op(near.memory, q));
-        const distant = await timed(() => op(far.memory, q));
-        perOp[name].push((distant - direct) / (2 * oneWayMs));
-      }
-  } finally {
-    await near.memory.close({ drain: false });
-    await far.memory.close({ drain: false });
-    await near.client.close();
-    await far.client.close();
-    await proxy.close();
-  }
-  const stat = (xs: readonly number[]) => ({
-    operations: xs.length,
-    medianRoundTrips: Math.round(median(xs) * 10) / 10,
-    meanRoundTrips: Math.round((xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)) * 10) / 10,
-  });
-  return { oneWayMs, promptContext: stat(perOp.promptContext), recall: stat(perOp.recall) };
+  return { promptContext: stat(pc), recall: stat(rc) };
 }
 
 const modes: Record<string, () => Promise<unknown>> = { seed, query, context };

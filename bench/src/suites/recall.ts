@@ -31,6 +31,14 @@ interface DistanceStats {
   recall: { operations: number; medianRoundTrips: number; meanRoundTrips: number };
 }
 
+/** Store-call waves (recall-worker.ts, wavesPass): the critical path in store calls. */
+interface WaveStats {
+  operations: number;
+  meanCalls: number;
+  meanWaves: number;
+  maxWaves: number;
+}
+
 interface QueryResult {
   promptContext: {
     samples: number[];
@@ -57,6 +65,7 @@ interface QueryResult {
   peakRssMiB: number;
   storeProfile: { requests: number; meanPromptContextMs: number; calls: unknown[] };
   commands: { promptContext: CommandStats; recall: CommandStats; distance: DistanceStats | null } | null;
+  storeWaves: { promptContext: WaveStats; recall: WaveStats } | null;
 }
 
 interface Row {
@@ -85,9 +94,9 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   const plan = (backend: Backend, size: number) =>
     backend === 'mongo' && mongoKind === 'ferretdb'
       ? size >= 100_000
-        ? { queries: 3, reps: 1, warm: 1, profile: 0, commands: 0 }
-        : { queries: 10, reps: 1, warm: 2, profile: 0, commands: 4 }
-      : { queries, reps, warm: 30, profile: 100, commands: 10 };
+        ? { queries: 3, reps: 1, warm: 1, profile: 0, commands: 0, waves: 0 }
+        : { queries: 10, reps: 1, warm: 2, profile: 0, commands: 4, waves: 4 }
+      : { queries, reps, warm: 30, profile: 100, commands: 10, waves: 10 };
   const sizesOf = (backend: Backend) =>
     backend === 'mongo' && mongoKind === 'ferretdb' && ctx.quick ? sizes.filter((n) => n <= 1_000) : sizes;
   for (const backend of backends) {
@@ -116,6 +125,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
           `--warm=${p.warm}`,
           `--profile=${p.profile}`,
           `--commands=${p.commands}`,
+          `--waves=${p.waves}`,
           // Round trips at a distance (a second, proxied client; minutes on FerretDB): full runs only.
           `--distance-ms=${ctx.quick ? 0 : 50}`,
         ],
@@ -193,6 +203,16 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       s100 ? undefined : 'not measured in --quick mode',
     ),
   ];
+  targets.push(
+    target(
+      'prompt-context-store-waves-10k',
+      'store-call waves per promptContext at 10k facts (SQLite, max; a round trip each on a remote store)',
+      '<=',
+      6,
+      'waves',
+      s10?.query.storeWaves?.promptContext.maxWaves ?? null,
+    ),
+  );
   const m10 = at('mongo', 10_000);
   // Commands of the largest Mongo guild that counted them (10k unless --quick).
   const pcCommands =
@@ -258,6 +278,16 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   if (ops && pcCommands)
     notes.push(
       `Mongo commands per operation (mean / max; round trips = critical path): observe ${ops.observe.meanCommands} / ${ops.observe.maxCommands} (${ops.observe.maxRoundTrips} round trips), extraction commit of ${ops.extractionCommit.factsPerCommit} facts ${ops.extractionCommit.meanCommands} / ${ops.extractionCommit.maxCommands} (${ops.extractionCommit.maxRoundTrips}), recall ${round(pcCommands.recall.meanCommands, 1)} / ${pcCommands.recall.maxCommands} (${pcCommands.recall.maxRoundTrips}), promptContext ${round(pcCommands.promptContext.meanCommands, 1)} / ${pcCommands.promptContext.maxCommands} (${pcCommands.promptContext.maxRoundTrips}). On FerretDB, reads of several documents by id are sent as concurrent point reads (one round trip, several commands); on MongoDB they are one $in query.`,
+    );
+  const waves = rows.filter((r) => r.query.storeWaves);
+  if (waves.length > 0)
+    notes.push(
+      `Store-call waves (the critical path in store calls: a call started after another answered is one wave later; what a store answering each call in one round trip pays, e.g. MongoDB reading several ids with one $in): ${waves
+        .map((r) => {
+          const w = r.query.storeWaves as { promptContext: WaveStats; recall: WaveStats };
+          return `${r.backend} ${r.size.toLocaleString('en-US')} facts: promptContext ${round(w.promptContext.meanWaves, 1)} mean / ${w.promptContext.maxWaves} max (${round(w.promptContext.meanCalls, 1)} calls), recall ${round(w.recall.meanWaves, 1)} / ${w.recall.maxWaves} (${round(w.recall.meanCalls, 1)} calls)`;
+        })
+        .join('; ')}.`,
     );
   const distance = pcCommands?.distance ?? null;
   if (distance)
@@ -326,6 +356,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
         peakRssMiB: r.query.peakRssMiB,
         storeProfile: r.query.storeProfile,
         commands: r.query.commands,
+        storeWaves: r.query.storeWaves,
       })),
       mongoOperations: ops,
     },
