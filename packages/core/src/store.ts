@@ -35,6 +35,8 @@ export type {
   MessageListQuery,
   MessagePosition,
   MessageTextHit,
+  MessageWindow,
+  WindowAnchor,
 } from './ports/conversation-store.js';
 export type { CursorStore } from './ports/cursor-store.js';
 export type { DigestStore } from './ports/digest-store.js';

@@ -1,6 +1,14 @@
 import type { StoredMessage } from '@permafrost/core';
-import type { ActiveMode, ChannelStats, MessageListQuery, MessageTextHit } from '@permafrost/core/store';
+import type {
+  ActiveMode,
+  ChannelStats,
+  MessageListQuery,
+  MessageTextHit,
+  MessageWindow,
+  WindowAnchor,
+} from '@permafrost/core/store';
 import { ConversationRolesBase } from '@permafrost/core/store';
+import { readWindows } from './channel-windows.js';
 import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
@@ -75,6 +83,14 @@ export class SqliteConversationStore extends ConversationRolesBase {
         return this.#m.select(`${sql} ORDER BY created_at ASC, message_id ASC LIMIT ?`, [...params, limit]);
       return this.#m.select(`${sql} ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`, [...params, limit]).reverse();
     });
+  }
+
+  override channelWindows(
+    guildId: string,
+    anchors: readonly WindowAnchor[],
+    window: number,
+  ): Promise<MessageWindow[]> {
+    return this.#c.run(() => readWindows(this.#c, this.#m, guildId, anchors, window));
   }
 
   override authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {

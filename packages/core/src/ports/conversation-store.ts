@@ -31,6 +31,18 @@ export interface MessageListQuery {
   readonly createdBefore?: Date;
 }
 
+/** A stored message to read around (see `channelWindows`). */
+export interface WindowAnchor {
+  readonly channelId: string;
+  readonly messageId: string;
+}
+
+/** The messages of a channel around one anchor, each side oldest first. */
+export interface MessageWindow {
+  readonly before: StoredMessage[];
+  readonly after: StoredMessage[];
+}
+
 /** Conversation history over the same message rows the ingest queue uses. */
 export interface ConversationStore {
   /**
@@ -45,6 +57,12 @@ export interface ConversationStore {
     channelId: string,
     options: { readonly limit: number; readonly beforeMessageId?: string; readonly afterMessageId?: string },
   ): Promise<StoredMessage[]>;
+  /**
+   * For each anchor, in order: up to `window` messages of its channel just before it and up to
+   * `window` just after it, as `channelHistory` with `beforeMessageId` / `afterMessageId` reads
+   * them. One call for many anchors (conversation search reads a window around every match).
+   */
+  channelWindows(guildId: string, anchors: readonly WindowAnchor[], window: number): Promise<MessageWindow[]>;
   /** The latest `limit` messages of an author in a guild, oldest first. */
   authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]>;
   channelStats(guildId: string, channelId: string): Promise<ChannelStats>;

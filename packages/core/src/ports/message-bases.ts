@@ -5,7 +5,7 @@
 // Bases of the message ports (queue, vectors, conversation, reply claims, active modes), and one base for an object serving the conversation roles.
 import type { ReactionRef } from '../model/reaction.js';
 import type { ActiveModeStore } from './active-mode-store.js';
-import type { ConversationStore } from './conversation-store.js';
+import type { ConversationStore, MessageWindow, WindowAnchor } from './conversation-store.js';
 import type { EnqueueOutcome, IngestQueue } from './ingest-queue.js';
 import type { ReactionStore } from './reaction-store.js';
 import type { ReplyClaimStore } from './reply-claim-store.js';
@@ -60,6 +60,26 @@ export abstract class ConversationStoreBase implements ConversationStore {
   abstract channelHistory(
     ...args: Parameters<ConversationStore['channelHistory']>
   ): ReturnType<ConversationStore['channelHistory']>;
+  /** Default: two `channelHistory` reads per anchor, at most 16 anchors at a time (override with one read). */
+  async channelWindows(
+    ...[guildId, anchors, window]: Parameters<ConversationStore['channelWindows']>
+  ): ReturnType<ConversationStore['channelWindows']> {
+    const out: MessageWindow[] = new Array(anchors.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < anchors.length) {
+        const i = next++;
+        const a = anchors[i] as WindowAnchor;
+        const [before, after] = await Promise.all([
+          this.channelHistory(guildId, a.channelId, { limit: window, beforeMessageId: a.messageId }),
+          this.channelHistory(guildId, a.channelId, { limit: window, afterMessageId: a.messageId }),
+        ]);
+        out[i] = { before, after };
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(16, anchors.length) }, worker));
+    return out;
+  }
   abstract authorHistory(
     ...args: Parameters<ConversationStore['authorHistory']>
   ): ReturnType<ConversationStore['authorHistory']>;

@@ -67,6 +67,47 @@ describe('conversation search', () => {
     expect(off.messages.map((m) => m.message.messageId)).toEqual([talk[0]?.messageId]);
   });
 
+  it('reads every neighbour window in one store call, and searches on without them when it fails', async () => {
+    const w = world();
+    const talk = conversation(
+      [
+        ['u1', 'what did you think of the marathon route?'],
+        ['u2', 'honestly the hills near the river destroyed my legs'],
+        ['u3', 'the marathon route is flat after the bridge'],
+      ],
+      T0,
+    );
+    await storeMessages(w.store, w.embedder, talk);
+    const d = w.deps();
+    const calls: number[] = [];
+    const counted = withPort(
+      w.store,
+      'conversation',
+      new Proxy(w.store.conversation, {
+        get(t, p, r) {
+          const v = Reflect.get(t, p, r) as unknown;
+          if (p === 'channelWindows') calls.push(1);
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+        },
+      }),
+    );
+    const on = await createMessageSearch({ ...d, store: counted }).search({
+      guildId: G,
+      text: 'marathon route',
+    });
+    expect(on.messages.length).toBeGreaterThan(1);
+    expect(calls).toEqual([1]);
+    const logs: string[] = [];
+    const down = withPort(w.store, 'conversation', failing(w.store.conversation, 'channelWindows'));
+    const r = await createMessageSearch({ ...d, store: down, logger: (e) => logs.push(e.event) }).search({
+      guildId: G,
+      text: 'marathon route',
+    });
+    expect(r.messages.map((m) => m.message.messageId)).toContain(talk[0]?.messageId);
+    expect(r.messages.every((m) => m.components.context === 0)).toBe(true);
+    expect(logs).toContain('message_search.neighbors_failed');
+  });
+
   it('ranks the message holding the query as a phrase first (retrieval.phraseWeight)', async () => {
     const w = world();
     const inOrder = makeMessage({ content: 'walk 5K charity run', createdAt: new Date(T0.getTime()) });

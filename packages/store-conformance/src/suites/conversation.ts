@@ -43,6 +43,45 @@ export function conversationSuite(o: ConformanceOptions): void {
         ).toEqual([]);
       }));
 
+    it('reads the windows around many messages in one call, as channelHistory reads each side', () =>
+      withStore(o, async (s) => {
+        const a = Array.from({ length: 6 }, () => makeMessage({ channelId: 'w1' }));
+        const b = Array.from({ length: 3 }, () => makeMessage({ channelId: 'w2' }));
+        const elsewhere = makeMessage({ channelId: 'w1', guildId: G2 });
+        await s.queue.enqueueMany([...a, ...b, elsewhere], 100);
+        const id = (m: { messageId: string }) => m.messageId;
+        const anchors = [a[0], a[3], a[5], b[1]].map((m) => ({
+          channelId: m?.channelId as string,
+          messageId: m?.messageId as string,
+        }));
+        const windows = await s.conversation.channelWindows(G1, anchors, 2);
+        expect(windows.map((w) => [w.before.map(id), w.after.map(id)])).toEqual([
+          [[], a.slice(1, 3).map(id)],
+          [a.slice(1, 3).map(id), a.slice(4, 6).map(id)],
+          [a.slice(3, 5).map(id), []],
+          [b.slice(0, 1).map(id), b.slice(2, 3).map(id)],
+        ]);
+        // The same rows channelHistory gives for each side, an unknown anchor included.
+        const all = [...anchors, { channelId: 'w1', messageId: 'missing' }];
+        const each = await Promise.all(
+          all.map(async (x) => ({
+            before: await s.conversation.channelHistory(G1, x.channelId, {
+              limit: 2,
+              beforeMessageId: x.messageId,
+            }),
+            after: await s.conversation.channelHistory(G1, x.channelId, {
+              limit: 2,
+              afterMessageId: x.messageId,
+            }),
+          })),
+        );
+        expect(await s.conversation.channelWindows(G1, all, 2)).toEqual(each);
+        expect(await s.conversation.channelWindows(G1, [], 2)).toEqual([]);
+        // Guilds stay apart: in G2 the anchor is unknown, so only G2's own row comes back.
+        const [other] = await s.conversation.channelWindows(G2, anchors.slice(0, 1), 2);
+        expect([other?.before.map(id), other?.after]).toEqual([[elsewhere.messageId], []]);
+      }));
+
     it('reads an author’s history and channel statistics', () =>
       withStore(o, async (s) => {
         await s.queue.enqueueMany(
