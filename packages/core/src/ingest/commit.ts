@@ -7,7 +7,7 @@ import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import { type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
-import { writeFactGraph } from './graph-writes.js';
+import { applyFactGraph, planFactGraph } from './graph-writes.js';
 import type { Action } from './reconcile-actions.js';
 
 export interface CommitOutcome {
@@ -17,7 +17,10 @@ export interface CommitOutcome {
   readonly invalidated: { readonly old: Fact; readonly replacement: Fact; readonly reason: string }[];
 }
 
-/** Inserts a new fact with its vector, graph and history (caller provides the transaction). */
+/**
+ * Inserts a new fact with its vector, graph and history (caller provides the transaction). The
+ * graph is resolved first, so the fact is stored once, with its entity slugs.
+ */
 export async function insertFact(
   store: MemoryStore,
   fact: Fact,
@@ -26,11 +29,10 @@ export async function insertFact(
   at: Date,
   detail: string,
 ): Promise<Fact> {
-  await store.facts.insert([fact]);
-  const slugs = await writeFactGraph(store, fact, candidate, at);
-  let stored = fact;
-  if (slugs.length > 0)
-    stored = (await store.facts.update(fact.guildId, fact.id, { entitySlugs: slugs }, { at })) ?? fact;
+  const graph = await planFactGraph(store, fact, candidate, at);
+  const stored: Fact = { ...fact, entitySlugs: [...graph.slugs] };
+  await store.facts.insert([stored]);
+  await applyFactGraph(store, stored, graph, at);
   await store.vectors.upsert([
     { kind: 'fact', id: fact.id, guildId: fact.guildId, subjectId: fact.subjectId, active: true, vector },
   ]);

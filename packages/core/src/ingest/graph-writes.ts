@@ -28,50 +28,44 @@ export async function memberByName(
   return users.size === 1 ? ([...users][0] as string) : null;
 }
 
-async function entityNode(
-  store: MemoryStore,
-  guildId: string,
-  name: string,
-  kind: EntityKind,
-  at: Date,
-): Promise<NodeRef | null> {
-  const slug = entitySlug(name);
-  if (slug.length === 0) return null;
-  const member = await memberByName(store, guildId, name);
-  if (member) return { type: NodeType.USER, id: member };
-  await store.graph.upsertEntity({
-    guildId,
-    slug,
-    name: name.slice(0, 64),
-    kind,
-    aliases: [normalizeAlias(name)],
-    at,
-  });
-  return { type: NodeType.ENTITY, id: slug };
-}
-
-async function resolveEnd(
-  store: MemoryStore,
-  guildId: string,
-  end: RelationEnd,
-  kinds: ReadonlyMap<string, EntityKind>,
-  at: Date,
-): Promise<NodeRef | null> {
-  if (end.kind === 'user') return { type: NodeType.USER, id: end.userId };
-  return entityNode(store, guildId, end.name, kinds.get(normalizeAlias(end.name)) ?? EntityKind.CONCEPT, at);
+/** An entity a new fact names, to upsert once the fact is stored. */
+interface EntityWrite {
+  readonly slug: string;
+  readonly name: string;
+  readonly kind: EntityKind;
 }
 
 /**
- * Writes the graph of a new fact: incidence links (subject, speaker, mentioned members, entities),
- * entities (with identity collapse: a name that is a member becomes that member) and typed
- * relations. Returns the entity slugs linked to the fact.
+ * The graph of a new fact, resolved by reads only (which names are members): its entity slugs
+ * (stored on the fact itself), incidence links, and the entity and relation writes, in order.
  */
-export async function writeFactGraph(
+export interface FactGraphPlan {
+  readonly slugs: readonly string[];
+  readonly links: readonly Link[];
+  readonly steps: readonly GraphStep[];
+}
+
+type GraphStep =
+  | { readonly kind: 'entity'; readonly entity: EntityWrite; readonly bump: boolean }
+  | {
+      readonly kind: 'relation';
+      readonly ends: readonly (EntityWrite | null)[];
+      readonly src: NodeRef;
+      readonly dst: NodeRef;
+      readonly verb: string;
+    };
+
+/**
+ * Plans the graph of a new fact: incidence links (subject, speaker, mentioned members, entities),
+ * entities (with identity collapse: a name that is a member becomes that member) and typed
+ * relations. Only reads (each distinct name is looked up once); `applyFactGraph` writes it.
+ */
+export async function planFactGraph(
   store: MemoryStore,
   fact: Fact,
   candidate: Candidate,
   at: Date,
-): Promise<string[]> {
+): Promise<FactGraphPlan> {
   const guildId = fact.guildId;
   const links: Link[] = [];
   const link = (nodeType: NodeType, nodeId: string, kind: EdgeKind) =>
@@ -83,52 +77,107 @@ export async function writeFactGraph(
     if (userId !== fact.subjectId && userId !== candidate.speakerId)
       link(NodeType.USER, userId, EdgeKind.MENTIONED_WITH);
   }
+  const members = new Map<string, Promise<string | null>>();
+  const node = async (
+    name: string,
+    kind: EntityKind,
+  ): Promise<{ ref: NodeRef; write: EntityWrite | null } | null> => {
+    const slug = entitySlug(name);
+    if (slug.length === 0) return null;
+    const key = normalizeAlias(name);
+    let member = members.get(key);
+    if (!member) {
+      member = memberByName(store, guildId, name);
+      members.set(key, member);
+    }
+    const userId = await member;
+    if (userId) return { ref: { type: NodeType.USER, id: userId }, write: null };
+    return { ref: { type: NodeType.ENTITY, id: slug }, write: { slug, name: name.slice(0, 64), kind } };
+  };
   const kinds = new Map(candidate.entities.map((e) => [normalizeAlias(e.name), e.kind]));
   const slugs: string[] = [];
+  const steps: GraphStep[] = [];
   for (const entity of candidate.entities) {
-    const node = await entityNode(store, guildId, entity.name, entity.kind, at);
-    if (!node) continue;
-    if (node.type === NodeType.USER) {
-      if (node.id !== fact.subjectId) link(NodeType.USER, node.id, EdgeKind.ABOUT_USER);
+    const n = await node(entity.name, entity.kind);
+    if (!n) continue;
+    if (!n.write) {
+      if (n.ref.id !== fact.subjectId) link(NodeType.USER, n.ref.id, EdgeKind.ABOUT_USER);
       continue;
     }
-    if (!slugs.includes(node.id)) {
-      slugs.push(node.id);
-      link(NodeType.ENTITY, node.id, EdgeKind.ABOUT_ENTITY);
-      await store.graph.bumpEntityFacts(guildId, node.id, 1);
+    const fresh = !slugs.includes(n.ref.id);
+    steps.push({ kind: 'entity', entity: n.write, bump: fresh });
+    if (fresh) {
+      slugs.push(n.ref.id);
+      link(NodeType.ENTITY, n.ref.id, EdgeKind.ABOUT_ENTITY);
     }
   }
+  const endOf = (end: RelationEnd) =>
+    end.kind === 'user'
+      ? Promise.resolve({ ref: { type: NodeType.USER, id: end.userId } as NodeRef, write: null })
+      : node(end.name, kinds.get(normalizeAlias(end.name)) ?? EntityKind.CONCEPT);
   for (const relation of candidate.relations) {
     const verb = normalizeVerb(relation.verb);
     if (!verb) continue;
-    const [src, dst] = await Promise.all([
-      resolveEnd(store, guildId, relation.from, kinds, at),
-      resolveEnd(store, guildId, relation.to, kinds, at),
-    ]);
-    if (!src || !dst || (src.type === dst.type && src.id === dst.id)) continue;
+    const src = await endOf(relation.from);
+    const dst = await endOf(relation.to);
+    // An end that is an entity is upserted even when the relation is then dropped (as before).
+    const ends = [src?.write ?? null, dst?.write ?? null];
+    if (!src || !dst || (src.ref.type === dst.ref.type && src.ref.id === dst.ref.id)) {
+      if (ends.some((e) => e !== null))
+        steps.push({ kind: 'relation', ends, src: NONE, dst: NONE, verb: '' });
+      continue;
+    }
+    steps.push({ kind: 'relation', ends, src: src.ref, dst: dst.ref, verb });
+    for (const n of [src.ref, dst.ref]) {
+      if (n.type === NodeType.ENTITY && !slugs.includes(n.id)) {
+        slugs.push(n.id);
+        link(NodeType.ENTITY, n.id, EdgeKind.ABOUT_ENTITY);
+      } else if (n.type === NodeType.USER && n.id !== fact.subjectId && n.id !== candidate.speakerId) {
+        link(NodeType.USER, n.id, EdgeKind.ABOUT_USER);
+      }
+    }
+  }
+  return { slugs, links, steps };
+}
+
+/** Marks a relation step whose relation is dropped (only its entity ends are written). */
+const NONE: NodeRef = { type: NodeType.ENTITY, id: '' };
+
+/** Writes a planned graph of a stored fact: entities, their fact counts, relations, then links. */
+export async function applyFactGraph(
+  store: MemoryStore,
+  fact: Fact,
+  plan: FactGraphPlan,
+  at: Date,
+): Promise<void> {
+  const guildId = fact.guildId;
+  const upsert = (e: EntityWrite) =>
+    store.graph.upsertEntity({
+      guildId,
+      slug: e.slug,
+      name: e.name,
+      kind: e.kind,
+      aliases: [normalizeAlias(e.name)],
+      at,
+    });
+  for (const step of plan.steps) {
+    if (step.kind === 'entity') {
+      await upsert(step.entity);
+      if (step.bump) await store.graph.bumpEntityFacts(guildId, step.entity.slug, 1);
+      continue;
+    }
+    for (const e of step.ends) if (e) await upsert(e);
+    if (step.src === NONE) continue;
     await store.graph.upsertRelation({
       guildId,
-      src,
-      dst,
-      verb,
-      polarity: polarityOf(verb),
+      src: step.src,
+      dst: step.dst,
+      verb: step.verb,
+      polarity: polarityOf(step.verb),
       confidence: fact.confidence,
       evidenceFactId: fact.id,
       at,
     });
-    for (const node of [src, dst]) {
-      if (node.type === NodeType.ENTITY && !slugs.includes(node.id)) {
-        slugs.push(node.id);
-        link(NodeType.ENTITY, node.id, EdgeKind.ABOUT_ENTITY);
-      } else if (
-        node.type === NodeType.USER &&
-        node.id !== fact.subjectId &&
-        node.id !== candidate.speakerId
-      ) {
-        link(NodeType.USER, node.id, EdgeKind.ABOUT_USER);
-      }
-    }
   }
-  await store.graph.addLinks(links);
-  return slugs;
+  await store.graph.addLinks([...plan.links]);
 }
