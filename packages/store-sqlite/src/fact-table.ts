@@ -1,6 +1,7 @@
 import type { Fact, FactHistoryEntry } from '@permafrost/core';
 import { indexTerms } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
+import { MERGE_EVERY_ROWS, MERGE_PAGES, mergeKeywordIndex } from './keyword-merge.js';
 import { FACT_COLUMNS, type FactRow, factParams, historyParams } from './rows/fact-row.js';
 import { ftsDocument } from './sql/fts-query.js';
 
@@ -11,10 +12,13 @@ const UPDATE_FACT = `UPDATE facts SET ${FACT_COLUMNS.filter((c) => c !== 'guild_
 
 /**
  * Fact row writes that keep the contentless keyword index in step (its rows are removed on delete
- * by the `facts_fts_delete` trigger), and history appends. Synchronous: callers provide run/write.
+ * by the `facts_fts_delete` trigger, its segments merged every MERGE_EVERY_ROWS rows written), and
+ * history appends. Synchronous: callers provide run/write.
  */
 export class FactTable {
   readonly #c: SqliteConnection;
+  /** Keyword rows written since the fact index was last merged (see keyword-merge.ts). */
+  #indexed = 0;
 
   constructor(connection: SqliteConnection) {
     this.#c = connection;
@@ -58,6 +62,10 @@ export class FactTable {
     this.#c
       .stmt('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)')
       .run(rowId, ftsDocument(indexTerms(text)));
+    // In the caller's transaction: the merge commits (or rolls back) with the rows that led to it.
+    if (++this.#indexed < MERGE_EVERY_ROWS) return;
+    this.#indexed = 0;
+    mergeKeywordIndex(this.#c.db, MERGE_PAGES);
   }
 
   appendHistory(entries: readonly FactHistoryEntry[]): void {

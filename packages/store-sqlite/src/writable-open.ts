@@ -1,5 +1,6 @@
 import type { Logger } from '@permafrost/core';
 import Database from 'better-sqlite3';
+import { keywordIndexSplit, mergeKeywordIndex, OPEN_MERGE_PAGES } from './keyword-merge.js';
 import { migrateDatabase } from './migrations/index.js';
 import { ensureParentFolder, openError } from './open-file.js';
 import { loadVectorExtension } from './vector-extension.js';
@@ -8,7 +9,7 @@ import { AUTOCHECKPOINT_PAGES, LARGE_WAL_BYTES } from './write-upkeep.js';
 /**
  * Opens (creating it and its folder when missing) a database file for writing: WAL mode and the
  * store's pragmas, sqlite-vec loaded, the schema migrated to the latest version, planner statistics
- * refreshed. Any failure closes the handle and is reported by openError.
+ * refreshed, the fact keyword index merged. Any failure closes the handle and is reported by openError.
  */
 export function openWritableDatabase(
   path: string,
@@ -45,6 +46,13 @@ export function openWritableDatabase(
       db.pragma('optimize = 0x10002');
     } catch (error) {
       logger?.({ level: 'warn', event: 'sqlite.optimize_failed', error });
+    }
+    // The fact keyword index in one segment (scoped searches read each segment once per term).
+    // Also only an optimisation: a busy file is still opened without it.
+    try {
+      if (keywordIndexSplit(db)) mergeKeywordIndex(db, OPEN_MERGE_PAGES);
+    } catch (error) {
+      logger?.({ level: 'warn', event: 'sqlite.keyword_merge_failed', error });
     }
   } catch (error) {
     db.close();

@@ -37,6 +37,7 @@ describe('schema migrations', () => {
       { version: 5, name: 'guild-claims' },
       { version: 6, name: 'fact-channels' },
       { version: 7, name: 'reactions' },
+      { version: 8, name: 'covering-link-reads' },
     ]);
     db.close();
   });
@@ -183,6 +184,59 @@ describe('schema migrations', () => {
     ).toEqual({
       n: 0,
     });
+    check.close();
+  });
+
+  it('upgrades a version-7 file: node links and fact validity can be read from indexes alone', async () => {
+    const path = join(dir, 'v7.db');
+    const fact = makeFact({ text: 'alice restores vintage synthesizers' });
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    expect(migrateDatabase(db, { target: 7 })).toEqual({ from: 0, to: 7 });
+    db.prepare(
+      `INSERT INTO facts (guild_id, id, subject_id, text, normalized_text, category, confidence, tier, scope,
+         attribution, occurrences, strength, last_reinforced_at, created_at, updated_at, observed_at,
+         valid_from, sources, related_user_ids, entity_slugs, version)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, 0, 0, 0, 0, 0, '[]', '[]', '[]', 1)`,
+    ).run(
+      fact.guildId,
+      fact.id,
+      fact.subjectId,
+      fact.text,
+      fact.normalizedText,
+      fact.category,
+      fact.confidence,
+      fact.tier,
+      fact.scope,
+      JSON.stringify(fact.attribution),
+    );
+    db.prepare(
+      "INSERT INTO links (guild_id, fact_id, node_type, node_id, kind, created_at) VALUES (?, ?, 'user', 'u1', 'subject', 7)",
+    ).run(G1, fact.id);
+    db.close();
+
+    const store = createSqliteStore({ path });
+    const node = { type: 'user', id: 'u1' } as const;
+    const read = () => store.graph.linksForNodes(G1, [node], { validity: 'active', limitPerNode: 10 });
+    expect((await read()).map((l) => [l.factId, l.kind, l.createdAt.getTime()])).toEqual([
+      [fact.id, 'subject', 7],
+    ]);
+    await store.facts.update(G1, fact.id, { supersededById: 'newer' }, { at: new Date(8) });
+    expect(await read()).toEqual([]);
+    await store.close();
+
+    const check = new Database(path);
+    const columns = (index: string) =>
+      (check.prepare(`PRAGMA index_info(${index})`).all() as { name: string }[]).map((c) => c.name);
+    expect(columns('links_node')).toEqual([
+      'guild_id',
+      'node_type',
+      'node_id',
+      'fact_id',
+      'kind',
+      'created_at',
+    ]);
+    expect(columns('facts_validity')).toEqual(['guild_id', 'id', 'superseded_by_id', 'valid_until']);
     check.close();
   });
 

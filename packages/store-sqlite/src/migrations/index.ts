@@ -7,6 +7,7 @@ import { erasuresMigration } from './004-erasures.js';
 import { guildClaimsMigration } from './005-guild-claims.js';
 import { factChannelsMigration } from './006-fact-channels.js';
 import { reactionsMigration } from './007-reactions.js';
+import { coveringLinkReadsMigration } from './008-covering-link-reads.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   guildClaimsMigration,
   factChannelsMigration,
   reactionsMigration,
+  coveringLinkReadsMigration,
 ];
 
 /** The schema version this code writes. */
