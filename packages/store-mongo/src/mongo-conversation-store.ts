@@ -1,8 +1,16 @@
 import type { StoredMessage } from '@permafrost/core';
-import type { ActiveMode, ChannelStats, MessageListQuery, MessageTextHit } from '@permafrost/core/store';
+import type {
+  ActiveMode,
+  ChannelStats,
+  MessageListQuery,
+  MessageTextHit,
+  MessageWindow,
+  WindowAnchor,
+} from '@permafrost/core/store';
 import { ConversationRolesBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { corpusStats, corpusStatsTtl, findMatching, rankWithStats, termList } from './keyword-ranking.js';
+import { readWindows } from './mongo-channel-windows.js';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-conversation-docs.js';
 import { requireIds, requireString } from './mongo-keys.js';
@@ -75,6 +83,15 @@ export class MongoConversationStore extends ConversationRolesBase {
       )
       .toArray();
     return withQueueState(this.#ctx, docs as MessageDoc[]);
+  }
+
+  override async channelWindows(
+    guildId: string,
+    anchors: readonly WindowAnchor[],
+    window: number,
+  ): Promise<MessageWindow[]> {
+    await this.#ctx.enter();
+    return readWindows(this.#ctx, guildId, anchors, window);
   }
 
   override async authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
