@@ -64,6 +64,13 @@ export function target(
   };
 }
 
+/** Wall time of one awaited call, in ms. */
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
 /** Median of numbers (0 for none). */
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return 0;

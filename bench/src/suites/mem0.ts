@@ -13,7 +13,7 @@ import { createHashingEmbedder, createMemory, type Memory } from '@permafrost/co
 import { startScriptedOpenAiServer } from '@permafrost/core/testing';
 import { makeFactTexts, makeMembers, TOPICS } from '../community.js';
 import { locomoPath } from '../harness/env.js';
-import { median, round, type Suite, type SuiteOutput, target } from '../harness/suite.js';
+import { median, round, type Suite, type SuiteOutput, target, timed } from '../harness/suite.js';
 import { lineChart } from '../harness/svg.js';
 import { loadLocomo } from '../locomo/dataset.js';
 import { RecallTally } from '../locomo/scoring.js';
@@ -71,12 +71,6 @@ function newPermafrost(dir: string, name: string): Memory {
     embeddings: 'hashing',
     workers: { enabled: false },
   });
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
 }
 
 export const mem0Suite: Suite = async (ctx): Promise<SuiteOutput> => {

@@ -8,15 +8,9 @@ import { MongoClient } from 'mongodb';
 import type { Question } from '../community.js';
 import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
 import { startLatencyProxy } from '../harness/latency-proxy.js';
-import { median } from '../harness/suite.js';
+import { median, timed } from '../harness/suite.js';
 
 type Op = (m: Memory, q: Question) => Promise<unknown>;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
 
 export interface RoundTripInput {
   readonly location: string;

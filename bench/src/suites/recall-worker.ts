@@ -9,13 +9,13 @@
  */
 import '@permafrost/store-sqlite';
 import { createMemory, type MemoryStore, type MessageEventInput } from '@permafrost/core';
+import { type StoreWaveCount, StoreWaves } from '@permafrost/core/testing';
 import { chatLine, makeMembers, makeQuestions, type Question } from '../community.js';
-import { CallWaves, type WaveCount } from '../harness/call-waves.js';
 import { replyAsJsonChild } from '../harness/child.js';
 import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
 import { type Backend, GUILD, openStore, SEED_CHANNELS, seedGuild, storageUrl } from '../harness/seed.js';
 import { profileStore, profileTable } from '../harness/store-profile.js';
-import { median } from '../harness/suite.js';
+import { median, timed } from '../harness/suite.js';
 import { prng, summarize } from '../stats.js';
 import { mongoRoundTrips } from './recall-round-trips.js';
 
@@ -30,12 +30,6 @@ const members = makeMembers(MEMBERS);
 // The Mongo store registers its URL scheme when imported. createMemory would otherwise look for it
 // from core and from the working directory (the repository root, where it is not installed).
 if (backend === 'mongo') await import('@permafrost/store-mongo');
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
 
 /** The memory every pass queries: hashing embeddings, no model, no workers, guild-wide reads. */
 function openMemory(store?: MemoryStore, url = location) {
@@ -297,14 +291,14 @@ async function profilePass(warm: readonly Question[], profQs: readonly Question[
 }
 
 /**
- * Store-call waves of promptContext and recall (harness/call-waves.ts): the critical path in store
+ * Store-call waves of promptContext and recall (`StoreWaves` of @permafrost/core/testing): the critical path in store
  * calls, which a store answering each call in one round trip pays in latency. Any backend.
  */
 async function wavesPass(warm: readonly Question[], qs: readonly Question[]) {
-  const counter = new CallWaves(await openStore(backend, location));
+  const counter = new StoreWaves(await openStore(backend, location));
   const memory = openMemory(counter.store);
-  const pc: WaveCount[] = [];
-  const rc: WaveCount[] = [];
+  const pc: StoreWaveCount[] = [];
+  const rc: StoreWaveCount[] = [];
   try {
     for (const q of warm.slice(0, 2)) await askPromptContext(memory, q);
     for (const q of qs) {
@@ -314,7 +308,7 @@ async function wavesPass(warm: readonly Question[], qs: readonly Question[]) {
   } finally {
     await memory.close({ drain: false });
   }
-  const stat = (xs: readonly WaveCount[]) => ({
+  const stat = (xs: readonly StoreWaveCount[]) => ({
     operations: xs.length,
     meanCalls: xs.reduce((n, c) => n + c.calls, 0) / Math.max(1, xs.length),
     meanWaves: xs.reduce((n, c) => n + c.waves, 0) / Math.max(1, xs.length),

@@ -4,7 +4,7 @@ import type { Document } from 'mongodb';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-conversation-docs.js';
 import { requireString } from './mongo-keys.js';
-import { CHRONOLOGICAL, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
+import { beyond, CHRONOLOGICAL, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
 import { withQueueState } from './mongo-queue-state.js';
 
 /** Window reads in flight at once (each a small indexed query on one channel). */
@@ -38,24 +38,8 @@ export async function readWindows(
     const at = found.get(k.key) as MessageDoc | undefined;
     const anchor = at && at.channelId === k.channelId ? at : undefined;
     const channel: Document = { guildId: { $eq: g }, channelId: { $eq: k.channelId } };
-    const before: Document = anchor
-      ? {
-          ...channel,
-          $or: [
-            { createdAt: { $lt: anchor.createdAt } },
-            { createdAt: anchor.createdAt, messageId: { $lt: anchor.messageId } },
-          ],
-        }
-      : channel;
-    const after: Document | null = anchor
-      ? {
-          ...channel,
-          $or: [
-            { createdAt: { $gt: anchor.createdAt } },
-            { createdAt: anchor.createdAt, messageId: { $gt: anchor.messageId } },
-          ],
-        }
-      : null;
+    const before: Document = anchor ? { ...channel, ...beyond('$lt', anchor) } : channel;
+    const after: Document | null = anchor ? { ...channel, ...beyond('$gt', anchor) } : null;
     return [
       { filter: before, sort: REVERSE_CHRONOLOGICAL, reverse: true },
       { filter: after, sort: CHRONOLOGICAL, reverse: false },

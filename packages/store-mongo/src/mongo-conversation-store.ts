@@ -14,7 +14,7 @@ import { readWindows } from './mongo-channel-windows.js';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-conversation-docs.js';
 import { requireIds, requireString } from './mongo-keys.js';
-import { CHRONOLOGICAL, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
+import { beyond, CHRONOLOGICAL, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
 import { channelCounts, messagePage } from './mongo-message-pages.js';
 import { MongoPresence } from './mongo-presence.js';
 import { deleteMessages, withQueueState } from './mongo-queue-state.js';
@@ -60,22 +60,11 @@ export class MongoConversationStore extends ConversationRolesBase {
       return m && m.channelId === channel ? m : undefined;
     });
     const bounds: Document[] = [];
-    if (before)
-      bounds.push({
-        $or: [
-          { createdAt: { $lt: before.createdAt } },
-          { createdAt: before.createdAt, messageId: { $lt: before.messageId } },
-        ],
-      });
+    if (before) bounds.push(beyond('$lt', before));
     if (options.afterMessageId === undefined)
       return this.#latest(bounds.length > 0 ? { ...filter, $and: bounds } : filter, options.limit);
     if (!after || options.limit <= 0) return [];
-    bounds.push({
-      $or: [
-        { createdAt: { $gt: after.createdAt } },
-        { createdAt: after.createdAt, messageId: { $gt: after.messageId } },
-      ],
-    });
+    bounds.push(beyond('$gt', after));
     const docs = await this.#ctx.c.messages
       .find(
         { ...filter, $and: bounds },

@@ -17,7 +17,7 @@ import { type DepthCache, enqueueRows } from './mongo-enqueue.js';
 import { foldIntake, guildQueue, sweepIntake } from './mongo-intake.js';
 import { finite, requireId, requireString, validDate } from './mongo-keys.js';
 import { MongoLeases } from './mongo-leases.js';
-import { messageKey, messageTerms, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
+import { beyond, messageKey, messageTerms, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
 import { changeItems, completeItems, failItems, sweepItems } from './mongo-queue-items.js';
 import {
   bucketKey,
@@ -268,13 +268,10 @@ export class MongoIngestQueue extends IngestQueueBase {
     const filter = after
       ? {
           ...base,
-          $or: [
-            { createdAt: { $gt: validDate(after.createdAt, 'after.createdAt') } },
-            {
-              createdAt: after.createdAt,
-              messageId: { $gt: requireString(after.messageId, 'after.messageId') },
-            },
-          ],
+          ...beyond('$gt', {
+            createdAt: validDate(after.createdAt, 'after.createdAt'),
+            messageId: requireString(after.messageId, 'after.messageId'),
+          }),
         }
       : base;
     const docs = await this.#ctx.c.messages

@@ -1,5 +1,6 @@
 import type { StoredMessage } from '@permafrost/core';
 import { indexTerms } from '@permafrost/core/store';
+import type { Document } from 'mongodb';
 import type { MessageDoc } from './mongo-conversation-docs.js';
 import { docKey, finite, nullableDate, requireId, requireString, validDate } from './mongo-keys.js';
 
@@ -83,6 +84,19 @@ export function fromMessageDoc(d: MessageDoc): StoredMessage {
     leaseOwner: d.leaseOwner ?? null,
     leaseUntil: d.leaseUntil ?? null,
     processedAt: d.processedAt ?? null,
+  };
+}
+
+/** Rows strictly before (`$lt`) or after (`$gt`) a position in (createdAt, messageId) order. */
+export function beyond(
+  op: '$lt' | '$gt',
+  at: { readonly createdAt: Date; readonly messageId: string },
+): Document {
+  return {
+    $or: [
+      { createdAt: { [op]: at.createdAt } },
+      { createdAt: at.createdAt, messageId: { [op]: at.messageId } },
+    ],
   };
 }
 

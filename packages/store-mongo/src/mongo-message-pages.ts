@@ -4,7 +4,7 @@ import type { Document } from 'mongodb';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc } from './mongo-conversation-docs.js';
 import { requireString, validDate } from './mongo-keys.js';
-import { CHRONOLOGICAL } from './mongo-message-mapping.js';
+import { beyond, CHRONOLOGICAL } from './mongo-message-mapping.js';
 import { withQueueState } from './mongo-queue-state.js';
 import { countBy } from './mongo-stats.js';
 import { raw } from './raw-doc.js';
@@ -25,9 +25,12 @@ export async function messagePage(
   if (query.createdBefore !== undefined)
     bounds.push({ createdAt: { $lt: validDate(query.createdBefore, 'createdBefore') } });
   if (query.after !== undefined) {
-    const at = validDate(query.after.createdAt, 'after.createdAt');
-    const id = requireString(query.after.messageId, 'after.messageId');
-    bounds.push({ $or: [{ createdAt: { $gt: at } }, { createdAt: at, messageId: { $gt: id } }] });
+    bounds.push(
+      beyond('$gt', {
+        createdAt: validDate(query.after.createdAt, 'after.createdAt'),
+        messageId: requireString(query.after.messageId, 'after.messageId'),
+      }),
+    );
   }
   const docs = await ctx.c.messages
     .find(bounds.length > 0 ? { ...filter, $and: bounds } : filter, {

@@ -8,7 +8,7 @@ import type {
   WindowAnchor,
 } from '@permafrost/core/store';
 import { ConversationRolesBase } from '@permafrost/core/store';
-import { readWindows } from './channel-windows.js';
+import { AFTER_POSITION, ANCHOR_SQL, BEFORE_POSITION, readWindows } from './channel-windows.js';
 import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
@@ -57,11 +57,7 @@ export class SqliteConversationStore extends ConversationRolesBase {
       const anchorOf = (messageId: string | undefined) =>
         messageId === undefined
           ? undefined
-          : ((this.#c
-              .stmt(
-                'SELECT created_at, message_id FROM messages WHERE guild_id = ? AND channel_id = ? AND message_id = ?',
-              )
-              .get(guildId, channelId, messageId) as
+          : ((this.#c.stmt(ANCHOR_SQL).get(guildId, channelId, messageId) as
               | { created_at: number; message_id: string }
               | undefined) ?? null);
       const after = anchorOf(options.afterMessageId);
@@ -70,11 +66,11 @@ export class SqliteConversationStore extends ConversationRolesBase {
       let cond = '';
       const params: (string | number)[] = [guildId, channelId];
       if (after) {
-        cond += ' AND (created_at > ? OR (created_at = ? AND message_id > ?))';
+        cond += ` AND ${AFTER_POSITION}`;
         params.push(after.created_at, after.created_at, after.message_id);
       }
       if (before) {
-        cond += ' AND (created_at < ? OR (created_at = ? AND message_id < ?))';
+        cond += ` AND ${BEFORE_POSITION}`;
         params.push(before.created_at, before.created_at, before.message_id);
       }
       const sql = `SELECT * FROM messages WHERE guild_id = ? AND channel_id = ?${cond}`;

@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
-import { RecallSession } from '../recall/recall-session.js';
+import { quiet, RecallSession } from '../recall/recall-session.js';
 import type { RecallResult, RecallService, ScoredFact } from '../recall/recall-types.js';
 import { checkInput, idField as id, userIdField } from '../validation/index.js';
 import { renderBetween } from './between-block.js';
@@ -151,7 +151,7 @@ async function build(
         )
       : Promise.resolve(empty);
   const named = [q.askerId, ...[...q.mentionedIds, ...q.threadParticipantIds].map(directId)];
-  settleLater(session.nodesOfUsers(q.guildId, [...new Set(named.filter((u) => u !== null))]));
+  quiet(session.nodesOfUsers(q.guildId, [...new Set(named.filter((u) => u !== null))]));
   const [who, visible] = await Promise.all([
     resolveParticipants(
       deps.store,
@@ -172,11 +172,9 @@ async function build(
     const d = await deps.store.digests.getDigest(q.guildId, subjectId);
     return d && digestVisible(d, visible) ? d.text : null;
   };
-  const personReads = who.people.map((person) => settleLater(Promise.all([labelOf(person), digest(person)])));
-  const serverDigest = settleLater(digest(null));
-  const together = settleLater(
-    between(deps, q.guildId, [...who.people, ...companions], session, visible, isBot),
-  );
+  const personReads = who.people.map((person) => quiet(Promise.all([labelOf(person), digest(person)])));
+  const serverDigest = quiet(digest(null));
+  const together = quiet(between(deps, q.guildId, [...who.people, ...companions], session, visible, isBot));
   const [subjects, serverRecall] = await Promise.all([
     who.people.length > 0
       ? deps.recall.recall(
@@ -240,12 +238,6 @@ async function build(
   const block = buildInjectionBlock(sections, q.tokenBudget ?? r.defaultTokenBudget, speakerName);
   if (block.trimmed) warnings.add(RecallWarning.BUDGET_TRIMMED);
   return contextOf(block, { resolutions: who.resolutions, warnings: [...warnings] }, deps);
-}
-
-/** A promise awaited later: its rejection is not reported as unhandled before then. */
-function settleLater<T>(p: Promise<T>): Promise<T> {
-  p.catch(() => {});
-  return p;
 }
 
 /**

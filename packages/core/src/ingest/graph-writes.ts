@@ -49,10 +49,10 @@ type GraphStep =
   | { readonly kind: 'entity'; readonly entity: EntityWrite; readonly bump: boolean }
   | {
       readonly kind: 'relation';
+      /** Its ends that are entities (upserted even when the relation itself is dropped). */
       readonly ends: readonly (EntityWrite | null)[];
-      readonly src: NodeRef;
-      readonly dst: NodeRef;
-      readonly verb: string;
+      /** null: dropped (an end did not resolve, or both ends are the same node). */
+      readonly relation: { readonly src: NodeRef; readonly dst: NodeRef; readonly verb: string } | null;
     };
 
 /**
@@ -120,14 +120,12 @@ export async function planFactGraph(
     if (!verb) continue;
     const src = await endOf(relation.from);
     const dst = await endOf(relation.to);
-    // An end that is an entity is upserted even when the relation is then dropped (as before).
     const ends = [src?.write ?? null, dst?.write ?? null];
     if (!src || !dst || (src.ref.type === dst.ref.type && src.ref.id === dst.ref.id)) {
-      if (ends.some((e) => e !== null))
-        steps.push({ kind: 'relation', ends, src: NONE, dst: NONE, verb: '' });
+      steps.push({ kind: 'relation', ends, relation: null });
       continue;
     }
-    steps.push({ kind: 'relation', ends, src: src.ref, dst: dst.ref, verb });
+    steps.push({ kind: 'relation', ends, relation: { src: src.ref, dst: dst.ref, verb } });
     for (const n of [src.ref, dst.ref]) {
       if (n.type === NodeType.ENTITY && !slugs.includes(n.id)) {
         slugs.push(n.id);
@@ -139,9 +137,6 @@ export async function planFactGraph(
   }
   return { slugs, links, steps };
 }
-
-/** Marks a relation step whose relation is dropped (only its entity ends are written). */
-const NONE: NodeRef = { type: NodeType.ENTITY, id: '' };
 
 /** Writes a planned graph of a stored fact: entities, their fact counts, relations, then links. */
 export async function applyFactGraph(
@@ -167,13 +162,14 @@ export async function applyFactGraph(
       continue;
     }
     for (const e of step.ends) if (e) await upsert(e);
-    if (step.src === NONE) continue;
+    const r = step.relation;
+    if (!r) continue;
     await store.graph.upsertRelation({
       guildId,
-      src: step.src,
-      dst: step.dst,
-      verb: step.verb,
-      polarity: polarityOf(step.verb),
+      src: r.src,
+      dst: r.dst,
+      verb: r.verb,
+      polarity: polarityOf(r.verb),
       confidence: fact.confidence,
       evidenceFactId: fact.id,
       at,

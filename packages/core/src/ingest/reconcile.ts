@@ -1,4 +1,5 @@
 import { dot } from '../math/vector-math.js';
+import { quiet } from '../recall/recall-session.js';
 import { polarityFlip } from '../text/aspects.js';
 import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
@@ -24,15 +25,21 @@ export async function reconcile(
   const ordered = [...candidates].sort((a, b) => firstSourceAt(a) - firstSourceAt(b));
   const optedOut = new Set(await deps.store.consent.optedOutUsers(guildId));
   const vectors = await deps.embedder.embed(ordered.map((c) => c.text));
-  // Each candidate's reads (its exact duplicate, its neighbours) depend only on the candidate and on
-  // stored memory, which planning does not change: they all start together, not one candidate
-  // after another. A candidate the loop drops never looks at its results.
-  const lookups = ordered.map((candidate, i) => ({
-    duplicate: quiet(
-      deps.store.facts.findByNormalizedText(guildId, candidate.subjectId, candidate.normalizedText),
+  // Each candidate's reads (its exact duplicate, else its neighbours) depend only on the candidate
+  // and on stored memory, which planning does not change: they run for every candidate at once,
+  // not one candidate after another. A candidate the loop drops never looks at its results.
+  const lookups = ordered.map((candidate, i) =>
+    quiet(
+      deps.store.facts
+        .findByNormalizedText(guildId, candidate.subjectId, candidate.normalizedText)
+        .then(async (duplicate) => ({
+          duplicate,
+          pool: duplicate
+            ? null
+            : await neighbourPool(deps, guildId, candidate, vectors[i] as Float32Array, cfg, optedOut),
+        })),
     ),
-    pool: quiet(neighbourPool(deps, guildId, candidate, vectors[i] as Float32Array, cfg, optedOut)),
-  }));
+  );
   const actions: Action[] = [];
   const kept: { candidate: Candidate; vector: Float32Array }[] = [];
   const collisions: Pending[] = [];
@@ -53,13 +60,12 @@ export async function reconcile(
     if (overridden === 'dropped_earlier') dropped++;
     if (overridden === 'retires_stored') continue;
     kept.push({ candidate, vector });
-    const lookup = lookups[i] as (typeof lookups)[number];
-    const duplicate = await lookup.duplicate;
-    if (duplicate) {
-      actions.push({ kind: 'reinforce', candidate, target: duplicate });
+    const { duplicate, pool } = await (lookups[i] as (typeof lookups)[number]);
+    if (duplicate || !pool) {
+      if (duplicate) actions.push({ kind: 'reinforce', candidate, target: duplicate });
       continue;
     }
-    const { colliding: neighbours, related } = await lookup.pool;
+    const { colliding: neighbours, related } = pool;
     // A deterministic contradiction (state change or polarity flip on the same aspect) wins over
     // lexical similarity: "quit the barista job" is close to "works as a barista" but retires it.
     const contradicted = related.find((f) => polarityFlip(candidate.text, f.text));
@@ -92,12 +98,6 @@ export async function reconcile(
     actions.push(toAction(pending, decided?.byCandidate.get(i), decided?.targets ?? new Map()));
   }
   return { actions, droppedParaphrases: dropped, llmCalls: decided?.calls ?? 0 };
-}
-
-/** A promise awaited later, or never: its rejection is not reported as unhandled. */
-function quiet<T>(p: Promise<T>): Promise<T> {
-  p.catch(() => {});
-  return p;
 }
 
 /** When the candidate's earliest source message was sent (undated sources sort last). */

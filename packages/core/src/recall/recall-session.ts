@@ -18,8 +18,11 @@ interface NodeLinks {
   readonly links: Promise<readonly Link[]>;
 }
 
-/** Keeps a stored promise's rejection from being reported as unhandled; its awaiters still see it. */
-function quiet<T>(p: Promise<T>): Promise<T> {
+/**
+ * Keeps a promise's rejection from being reported as unhandled (a read started now and awaited
+ * later, or never); its awaiters still see it.
+ */
+export function quiet<T>(p: Promise<T>): Promise<T> {
   p.catch(() => {});
   return p;
 }

@@ -22,3 +22,4 @@ export {
   startScriptedOpenAiServer,
 } from './openai-server.js';
 export { createScriptedLlm, type ScriptedLlm, type ScriptedLlmReply } from './scripted-llm.js';
+export { type StoreWaveCount, StoreWaves } from './store-waves.js';

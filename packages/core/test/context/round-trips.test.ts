@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createPromptContextService } from '../../src/context/prompt-context-service.js';
 import { createIdentityService } from '../../src/identity/identity-service.js';
 import { createRecallService } from '../../src/recall/recall-service.js';
-import { roundTripStore } from '../helpers/round-trips.js';
+import { StoreWaves } from '../../src/testing/store-waves.js';
 import { G, makeFact, seed, T0, world } from '../helpers/world.js';
 
 /**
@@ -12,7 +12,7 @@ import { G, makeFact, seed, T0, world } from '../helpers/world.js';
  */
 async function setup() {
   const w = world();
-  const counted = roundTripStore(w.store);
+  const counted = new StoreWaves(w.store);
   const base = w.deps();
   const deps = { ...base, store: counted.store };
   const identity = createIdentityService({ store: counted.store, clock: w.clock, isBot: deps.isBot });
@@ -67,13 +67,9 @@ async function setup() {
 describe('store round trips', () => {
   it('promptContext waits on at most six waves of store calls, with a two-hop graph walk', async () => {
     const { counted, service, facts } = await setup();
-    counted.reset();
-    const ctx = await service.promptContext({
-      guildId: G,
-      askerId: 'u1',
-      text: 'any rust tips?',
-      mentionedIds: ['u2'],
-    });
+    const { result: ctx, ...count } = await counted.measure(() =>
+      service.promptContext({ guildId: G, askerId: 'u1', text: 'any rust tips?', mentionedIds: ['u2'] }),
+    );
     // The block is the full one (facts of both people, the server, their relation, a digest).
     expect(ctx.facts.map((f) => f.fact.id)).toEqual(
       expect.arrayContaining([facts.rust.id, facts.crate.id, facts.club.id]),
@@ -82,23 +78,24 @@ describe('store round trips', () => {
     expect(ctx.injectionBlock).toContain('mentors');
     // Opt-outs, the people's names, digests and history, the server recall and every text
     // channel go out in the first two waves, not after the recalls.
-    expect(counted.waves[0]).toEqual(
+    expect(count.byWave[0]).toEqual(
       expect.arrayContaining(['consent.optedOutUsers', 'facts.searchText', 'vectors.search']),
     );
-    expect(counted.waves.slice(0, 2).flat()).toEqual(
+    expect(count.byWave.slice(0, 2).flat()).toEqual(
       expect.arrayContaining(['digests.getDigest', 'aliases.aliasesOf', 'conversation.authorHistory']),
     );
     // Then the walk: relations, the entities reached (identity collapse), the second hop, the
     // links of the nodes reached. Before the reads were started together this took ten waves.
-    expect(counted.depth).toBeLessThanOrEqual(6);
+    expect(count.waves).toBeLessThanOrEqual(6);
   });
 
   it('recall starts its channels with the opt-out read and the subjects’ graph nodes', async () => {
     const { counted, recall, facts } = await setup();
-    counted.reset();
-    const out = await recall.recall({ guildId: G, text: 'rust', subjectIds: ['u1'], includeServer: true });
+    const { result: out, ...count } = await counted.measure(() =>
+      recall.recall({ guildId: G, text: 'rust', subjectIds: ['u1'], includeServer: true }),
+    );
     expect(out.facts.map((f) => f.fact.id)).toContain(facts.rust.id);
-    expect(counted.waves[0]).toEqual(
+    expect(count.byWave[0]).toEqual(
       expect.arrayContaining([
         'consent.optedOutUsers',
         'graph.entitiesLinkedTo',
@@ -106,6 +103,6 @@ describe('store round trips', () => {
         'vectors.search',
       ]),
     );
-    expect(counted.depth).toBeLessThanOrEqual(4);
+    expect(count.waves).toBeLessThanOrEqual(4);
   });
 });

@@ -1,0 +1,84 @@
+import type { MemoryStore } from '../ports/memory-store.js';
+
+/** What one operation asked of a store. */
+export interface StoreWaveCount {
+  /** Store calls (`role.method`). */
+  readonly calls: number;
+  /** The longest chain of calls each started after another answered: one round trip each on a remote store. */
+  readonly waves: number;
+  /** The calls that started in each wave, in order. */
+  readonly byWave: readonly (readonly string[])[];
+}
+
+/**
+ * Wraps a store so every async call of its roles (facts, vectors, graph, …) answers a macrotask
+ * late, as a store across a network answers after a round trip, and counts per operation the
+ * calls and their critical path ("waves"): calls issued together overlap even on a store that
+ * answers at once, a call issued after another answered is one wave later. This is what a store
+ * answering each call in one round trip (MongoDB reading several ids with one `$in`, a database
+ * over a network) pays in latency, whatever the backend. Not a timing: answers are delayed.
+ */
+export class StoreWaves {
+  readonly store: MemoryStore;
+  #active = false;
+  #finished = 0;
+  #byWave: string[][] = [];
+
+  constructor(inner: MemoryStore) {
+    const wrapRole = (role: string, obj: object) =>
+      new Proxy(obj, {
+        get: (target, prop, receiver) => {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            const out = (value as (...a: unknown[]) => unknown).apply(target, args);
+            if (!this.#active || !(out instanceof Promise)) return out;
+            const d = this.#finished + 1;
+            const wave = this.#byWave[d - 1] ?? [];
+            this.#byWave[d - 1] = wave;
+            wave.push(`${role}.${String(prop)}`);
+            const answered = () =>
+              new Promise<void>((resolve) =>
+                setImmediate(() => {
+                  this.#finished = Math.max(this.#finished, d);
+                  resolve();
+                }),
+              );
+            return out.then(
+              async (v) => {
+                await answered();
+                return v;
+              },
+              async (e) => {
+                await answered();
+                throw e;
+              },
+            );
+          };
+        },
+      });
+    this.store = new Proxy(inner, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
+        if (value !== null && typeof value === 'object' && prop !== 'capabilities')
+          return wrapRole(String(prop), value);
+        return value;
+      },
+    });
+  }
+
+  /** Counts the store calls of one awaited operation (outside it, calls pass through uncounted). */
+  async measure<T>(fn: () => Promise<T>): Promise<StoreWaveCount & { readonly result: T }> {
+    this.#active = true;
+    this.#finished = 0;
+    this.#byWave = [];
+    try {
+      const result = await fn();
+      const byWave = this.#byWave;
+      return { result, calls: byWave.reduce((n, w) => n + w.length, 0), waves: byWave.length, byWave };
+    } finally {
+      this.#active = false;
+    }
+  }
+}
