@@ -7,7 +7,7 @@ import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import { type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
-import { applyFactGraph, planFactGraph } from './graph-writes.js';
+import { applyFactGraph, type FactGraphPlan, planFactGraph } from './graph-writes.js';
 import type { Action } from './reconcile-actions.js';
 
 export interface CommitOutcome {
@@ -28,8 +28,9 @@ export async function insertFact(
   vector: Float32Array,
   at: Date,
   detail: string,
+  planned?: FactGraphPlan,
 ): Promise<Fact> {
-  const graph = await planFactGraph(store, fact, candidate, at);
+  const graph = planned ?? (await planFactGraph(store, fact, candidate, at));
   const stored: Fact = { ...fact, entitySlugs: [...graph.slugs] };
   await store.facts.insert([stored]);
   await applyFactGraph(store, stored, graph, at);
@@ -116,6 +117,9 @@ export async function commitActions(
       switch (action.kind) {
         case 'add': {
           const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);
+          // The graph's reads come first, so nothing but the insert follows the duplicate check:
+          // without transactions (FerretDB) another process may commit the same fact in between.
+          const graph = await planFactGraph(deps.store, fact, action.candidate, at);
           // Reconcile read memory before this transaction: another batch (another author's key,
           // maybe another process) may have committed the same fact since. Reinforce it instead.
           const existing = await deps.store.facts.findByNormalizedText(
@@ -135,6 +139,7 @@ export async function commitActions(
               action.vector,
               at,
               `extracted confidence=${action.candidate.confidence.toFixed(2)}`,
+              graph,
             ),
           );
           break;
