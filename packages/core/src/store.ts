@@ -48,6 +48,7 @@ export type {
   FactStore,
   FactValidity,
   ListFactsOptions,
+  NormalizedTextKey,
   TextHit,
   UpdateFactOptions,
 } from './ports/fact-store.js';

@@ -37,15 +37,21 @@ export class MongoErasureLog {
   async since(guildId: string, generation: number): Promise<{ generation: number; erasures: Erasure[] }> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
-    const counter = (await this.#ctx.readMany(this.#ctx.c.erasureCounters, [docKey(g)])).get(docKey(g));
-    const docs = await this.#ctx.c.erasures
-      .find(
-        { guildId: { $eq: g }, generation: { $gt: Number(generation) } },
-        { sort: { generation: 1 }, ...this.#ctx.opts() },
-      )
-      .toArray();
+    // Both reads at once (one after another inside a transaction). A record is inserted after
+    // its counter moved, so the generation answered is the newer of the counter and the records.
+    const [counters, docs] = await this.#ctx.all(
+      () => this.#ctx.readMany(this.#ctx.c.erasureCounters, [docKey(g)]),
+      () =>
+        this.#ctx.c.erasures
+          .find(
+            { guildId: { $eq: g }, generation: { $gt: Number(generation) } },
+            { sort: { generation: 1 }, ...this.#ctx.opts() },
+          )
+          .toArray(),
+    );
+    const counted = counters.get(docKey(g))?.generation ?? 0;
     return {
-      generation: counter?.generation ?? 0,
+      generation: Math.max(counted, ...docs.map((d) => d.generation)),
       erasures: docs.map((d) => ({
         generation: d.generation,
         userId: d.userId,

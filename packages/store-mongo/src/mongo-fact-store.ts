@@ -10,6 +10,7 @@ import type {
   FactFilter,
   FactPageOptions,
   ListFactsOptions,
+  NormalizedTextKey,
   TextHit,
   UpdateFactOptions,
 } from '@permafrost/core/store';
@@ -107,14 +108,39 @@ export class MongoFactStore extends FactStoreBase {
     normalizedText: string,
   ): Promise<Fact | null> {
     await this.#ctx.enter();
-    const filter = {
-      guildId: { $eq: requireString(guildId, 'guildId') },
-      subjectId: subjectId === null ? null : { $eq: requireString(subjectId, 'subjectId') },
-      normalizedText: { $eq: requireString(normalizedText, 'normalizedText') },
-      active: true,
-    };
-    const doc = await this.#ctx.c.facts.findOne(filter, { sort: { id: 1 }, ...this.#ctx.opts() });
+    const doc = await this.#ctx.c.facts.findOne(textFilter(guildId, { subjectId, normalizedText }), {
+      sort: { id: 1 },
+      ...this.#ctx.opts(),
+    });
     return doc ? fromFactDoc(doc) : null;
+  }
+
+  override async findByNormalizedTexts(
+    guildId: string,
+    keys: readonly NormalizedTextKey[],
+  ): Promise<(Fact | null)[]> {
+    await this.#ctx.enter();
+    const filters = keys.map((k) => textFilter(guildId, k));
+    if (filters.length === 0) return [];
+    // FerretDB scans the collection for an `$or`, but answers each equality filter from its
+    // pushdown: there, one read per key, all at once.
+    if (this.#ctx.profile.ferret && !this.#ctx.session())
+      return this.#ctx.each(filters, async (f) => {
+        const doc = await this.#ctx.c.facts.findOne(f, { sort: { id: 1 } });
+        return doc ? fromFactDoc(doc) : null;
+      });
+    const docs = await this.#ctx.c.facts
+      .find({ $or: filters }, { sort: { id: 1 }, ...this.#ctx.opts() })
+      .toArray();
+    const first = new Map<string, FactDoc>();
+    for (const d of docs) {
+      const k = textKey(d.subjectId, d.normalizedText);
+      if (!first.has(k)) first.set(k, d);
+    }
+    return keys.map((k) => {
+      const d = first.get(textKey(k.subjectId, k.normalizedText));
+      return d ? fromFactDoc(d) : null;
+    });
   }
 
   override async list(options: ListFactsOptions): Promise<Page<Fact>> {
@@ -278,4 +304,17 @@ function byStrength(a: FactDoc, b: FactDoc): number {
   const tb = b.lastReinforcedAt.getTime();
   if (ta !== tb) return tb - ta;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+const textKey = (subjectId: string | null, normalizedText: string) =>
+  `${subjectId ?? ''}\u0000${normalizedText}`;
+
+/** The active facts of a subject (null: the server) with exactly this normalized text. */
+function textFilter(guildId: string, key: NormalizedTextKey) {
+  return {
+    guildId: { $eq: requireString(guildId, 'guildId') },
+    subjectId: key.subjectId === null ? null : { $eq: requireString(key.subjectId, 'subjectId') },
+    normalizedText: { $eq: requireString(key.normalizedText, 'normalizedText') },
+    active: true,
+  };
 }

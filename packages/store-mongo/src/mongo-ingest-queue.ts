@@ -189,7 +189,8 @@ export class MongoIngestQueue extends IngestQueueBase {
     const at = validDate(now, 'now');
     let completed = 0;
     await this.#byBucket(g, messageIds, async (bk, ids) => {
-      completed += await completeItems(this.#ctx, g, bk, ids, who, at);
+      const n = await completeItems(this.#ctx, g, bk, ids, who, at);
+      completed += n;
     });
     return completed;
   }
@@ -297,7 +298,14 @@ export class MongoIngestQueue extends IngestQueueBase {
     }
     for (const r of (await this.#ctx.readMany(this.#ctx.c.messages, unknown)).values())
       add(bucketKey(r.guildId, r.subjectKey), r.messageId);
-    for (const [bk, ids] of groups) await fn(bk, ids);
+    // Buckets are independent documents (each with its own guard): all of them at once.
+    await this.#ctx.all(
+      ...[...groups].map(
+        ([bk, ids]) =>
+          () =>
+            fn(bk, ids),
+      ),
+    );
     for (const id of messageIds) this.#claimed.delete(messageKey(guildId, id));
   }
 }

@@ -10,6 +10,7 @@ import type {
   FactFilter,
   FactPageOptions,
   ListFactsOptions,
+  NormalizedTextKey,
   TextHit,
   UpdateFactOptions,
 } from '@permafrost/core/store';
@@ -97,15 +98,27 @@ export class SqliteFactStore extends FactStoreBase {
     subjectId: string | null,
     normalizedText: string,
   ): Promise<Fact | null> {
-    return this.#c.run(() => {
-      const row = this.#c
-        .stmt(
-          `SELECT * FROM facts WHERE guild_id = ? AND subject_id IS ? AND normalized_text = ?
-             AND superseded_by_id IS NULL AND valid_until IS NULL ORDER BY row_id LIMIT 1`,
-        )
-        .get(guildId, subjectId, normalizedText) as FactRow | undefined;
-      return row ? factFromRow(row) : null;
-    });
+    return this.#c.run(() => this.#byNormalizedText(guildId, subjectId, normalizedText));
+  }
+
+  override findByNormalizedTexts(
+    guildId: string,
+    keys: readonly NormalizedTextKey[],
+  ): Promise<(Fact | null)[]> {
+    // One snapshot for every key.
+    return this.#c.run(() =>
+      this.#c.snapshot(() => keys.map((k) => this.#byNormalizedText(guildId, k.subjectId, k.normalizedText))),
+    );
+  }
+
+  #byNormalizedText(guildId: string, subjectId: string | null, normalizedText: string): Fact | null {
+    const row = this.#c
+      .stmt(
+        `SELECT * FROM facts WHERE guild_id = ? AND subject_id IS ? AND normalized_text = ?
+           AND superseded_by_id IS NULL AND valid_until IS NULL ORDER BY row_id LIMIT 1`,
+      )
+      .get(guildId, subjectId, normalizedText) as FactRow | undefined;
+    return row ? factFromRow(row) : null;
   }
 
   override list(options: ListFactsOptions): Promise<Page<Fact>> {

@@ -55,15 +55,10 @@ export async function completeClaims(
   const ids = new Set(done.flatMap((c) => live(c).map((m) => m.messageId)));
   const mine = context.vectors.filter((v) => ids.has(v.id));
   if (mine.length > 0) await store.vectors.upsert(mine);
-  for (const c of done) {
-    const kept = live(c);
-    if (kept.length === 0) continue;
-    const n = await store.queue.complete(
-      context.guildId,
-      kept.map((m) => m.messageId),
-      context.owner,
-      clock.now(),
-    );
-    if (n !== kept.length) throw lostError();
-  }
+  // Every claim in one call (last: on a store without atomic transactions, "done" must follow
+  // what the batch wrote); fewer rows than were kept means some claim was lost.
+  const kept = [...ids];
+  if (kept.length === 0) return;
+  const completed = await store.queue.complete(context.guildId, kept, context.owner, clock.now());
+  if (completed !== kept.length) throw lostError();
 }

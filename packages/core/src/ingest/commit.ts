@@ -7,40 +7,16 @@ import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import { type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
-import { applyFactGraph, type FactGraphPlan, planFactGraph } from './graph-writes.js';
+import { insertFact, insertFacts, type NewFact } from './fact-inserts.js';
+import { type FactGraphPlan, planFactGraph } from './graph-writes.js';
 import type { Action } from './reconcile-actions.js';
+import { independentEach } from './store-calls.js';
 
 export interface CommitOutcome {
   readonly added: Fact[];
   readonly reinforced: Fact[];
   readonly superseded: { readonly old: Fact; readonly replacement: Fact; readonly reason: string }[];
   readonly invalidated: { readonly old: Fact; readonly replacement: Fact; readonly reason: string }[];
-}
-
-/**
- * Inserts a new fact with its vector, graph and history (caller provides the transaction). The
- * graph is resolved first, so the fact is stored once, with its entity slugs.
- */
-export async function insertFact(
-  store: MemoryStore,
-  fact: Fact,
-  candidate: Candidate,
-  vector: Float32Array,
-  at: Date,
-  detail: string,
-  planned?: FactGraphPlan,
-): Promise<Fact> {
-  const graph = planned ?? (await planFactGraph(store, fact, candidate, at));
-  const stored: Fact = { ...fact, entitySlugs: [...graph.slugs] };
-  await store.facts.insert([stored]);
-  await applyFactGraph(store, stored, graph, at);
-  await store.vectors.upsert([
-    { kind: 'fact', id: fact.id, guildId: fact.guildId, subjectId: fact.subjectId, active: true, vector },
-  ]);
-  await store.facts.appendHistory([
-    historyEntry(stored, FactHistoryKind.CREATED, at, detail, { actorId: candidate.actorId }),
-  ]);
-  return stored;
 }
 
 /** Reinforces a fact with optimistic concurrency (re-reads and retries on a version race). */
@@ -113,37 +89,12 @@ export async function commitActions(
     // Erasures since the batch began (a purge, a deleted message) drop what they cover, here in
     // the commit transaction, so nothing erased while the model ran is written back.
     const live = fence ? fenceActions(actions, await fence.check()) : actions;
+    const adds = live.filter((a): a is AddAction => a.kind === 'add');
+    await commitAdds(deps, guildId, adds, at, outcome);
     for (const action of live) {
       switch (action.kind) {
-        case 'add': {
-          const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);
-          // The graph's reads come first, so nothing but the insert follows the duplicate check:
-          // without transactions (FerretDB) another process may commit the same fact in between.
-          const graph = await planFactGraph(deps.store, fact, action.candidate, at);
-          // Reconcile read memory before this transaction: another batch (another author's key,
-          // maybe another process) may have committed the same fact since. Reinforce it instead.
-          const existing = await deps.store.facts.findByNormalizedText(
-            guildId,
-            fact.subjectId,
-            fact.normalizedText,
-          );
-          if (existing) {
-            outcome.reinforced.push(await reinforceFact(deps, existing, action.candidate, at));
-            break;
-          }
-          outcome.added.push(
-            await insertFact(
-              deps.store,
-              fact,
-              action.candidate,
-              action.vector,
-              at,
-              `extracted confidence=${action.candidate.confidence.toFixed(2)}`,
-              graph,
-            ),
-          );
+        case 'add':
           break;
-        }
         case 'reinforce':
           outcome.reinforced.push(await reinforceFact(deps, action.target, action.candidate, at));
           break;
@@ -202,4 +153,69 @@ export async function commitActions(
     });
   }
   return outcome;
+}
+
+type AddAction = Extract<Action, { kind: 'add' }>;
+
+/**
+ * The batch's new facts in a fixed number of store calls: their graphs are planned (reads only),
+ * then each is checked against memory once more, then those still new are inserted together.
+ * Reconcile read memory before this transaction: another batch (another author's key, maybe
+ * another process) may have committed the same fact since, and it is reinforced instead. Nothing
+ * but the insert follows the duplicate check, since without transactions (FerretDB) another
+ * process may commit the same fact in between. Two adds of one text in the batch store it once.
+ */
+async function commitAdds(
+  deps: IngestDeps,
+  guildId: string,
+  adds: readonly AddAction[],
+  at: Date,
+  outcome: CommitOutcome,
+): Promise<void> {
+  const { store } = deps;
+  const firsts = new Map<string, NewFact>();
+  const repeats: { readonly key: string; readonly candidate: Candidate }[] = [];
+  for (const action of adds) {
+    const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);
+    const key = `${fact.subjectId ?? ''}\u0000${fact.normalizedText}`;
+    if (firsts.has(key)) repeats.push({ key, candidate: action.candidate });
+    else
+      firsts.set(key, {
+        fact,
+        candidate: action.candidate,
+        vector: action.vector,
+        detail: `extracted confidence=${action.candidate.confidence.toFixed(2)}`,
+      });
+  }
+  const planned = [...firsts.values()];
+  const graphs = await independentEach(store, planned, (it) =>
+    planFactGraph(store, it.fact, it.candidate, at),
+  );
+  const existing = await store.facts.findByNormalizedTexts(
+    guildId,
+    planned.map((it) => ({ subjectId: it.fact.subjectId, normalizedText: it.fact.normalizedText })),
+  );
+  const fresh: NewFact[] = [];
+  const byKey = new Map<string, Fact>();
+  for (const [i, it] of planned.entries()) {
+    const found = existing[i];
+    const key = `${it.fact.subjectId ?? ''}\u0000${it.fact.normalizedText}`;
+    if (!found) {
+      fresh.push({ ...it, graph: graphs[i] as FactGraphPlan });
+      continue;
+    }
+    const reinforced = await reinforceFact(deps, found, it.candidate, at);
+    outcome.reinforced.push(reinforced);
+    byKey.set(key, reinforced);
+  }
+  for (const fact of await insertFacts(store, fresh, at)) {
+    outcome.added.push(fact);
+    byKey.set(`${fact.subjectId ?? ''}\u0000${fact.normalizedText}`, fact);
+  }
+  for (const { key, candidate } of repeats) {
+    const target = byKey.get(key) as Fact;
+    const reinforced = await reinforceFact(deps, target, candidate, at);
+    outcome.reinforced.push(reinforced);
+    byKey.set(key, reinforced);
+  }
 }

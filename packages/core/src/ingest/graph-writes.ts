@@ -138,42 +138,47 @@ export async function planFactGraph(
   return { slugs, links, steps };
 }
 
-/** Writes a planned graph of a stored fact: entities, their fact counts, relations, then links. */
-export async function applyFactGraph(
+/**
+ * Writes the planned graphs of stored facts: each fact's entities, their fact counts and relations
+ * in plan order (fact after fact), then the incidence links of them all in one call.
+ */
+export async function applyFactGraphs(
   store: MemoryStore,
-  fact: Fact,
-  plan: FactGraphPlan,
+  items: readonly { readonly fact: Fact; readonly plan: FactGraphPlan }[],
   at: Date,
 ): Promise<void> {
-  const guildId = fact.guildId;
-  const upsert = (e: EntityWrite) =>
-    store.graph.upsertEntity({
-      guildId,
-      slug: e.slug,
-      name: e.name,
-      kind: e.kind,
-      aliases: [normalizeAlias(e.name)],
-      at,
-    });
-  for (const step of plan.steps) {
-    if (step.kind === 'entity') {
-      await upsert(step.entity);
-      if (step.bump) await store.graph.bumpEntityFacts(guildId, step.entity.slug, 1);
-      continue;
+  for (const { fact, plan } of items) {
+    const guildId = fact.guildId;
+    const upsert = (e: EntityWrite) =>
+      store.graph.upsertEntity({
+        guildId,
+        slug: e.slug,
+        name: e.name,
+        kind: e.kind,
+        aliases: [normalizeAlias(e.name)],
+        at,
+      });
+    for (const step of plan.steps) {
+      if (step.kind === 'entity') {
+        await upsert(step.entity);
+        if (step.bump) await store.graph.bumpEntityFacts(guildId, step.entity.slug, 1);
+        continue;
+      }
+      for (const e of step.ends) if (e) await upsert(e);
+      const r = step.relation;
+      if (!r) continue;
+      await store.graph.upsertRelation({
+        guildId,
+        src: r.src,
+        dst: r.dst,
+        verb: r.verb,
+        polarity: polarityOf(r.verb),
+        confidence: fact.confidence,
+        evidenceFactId: fact.id,
+        at,
+      });
     }
-    for (const e of step.ends) if (e) await upsert(e);
-    const r = step.relation;
-    if (!r) continue;
-    await store.graph.upsertRelation({
-      guildId,
-      src: r.src,
-      dst: r.dst,
-      verb: r.verb,
-      polarity: polarityOf(r.verb),
-      confidence: fact.confidence,
-      evidenceFactId: fact.id,
-      at,
-    });
   }
-  await store.graph.addLinks([...plan.links]);
+  const links = items.flatMap((it) => it.plan.links);
+  if (links.length > 0) await store.graph.addLinks(links);
 }

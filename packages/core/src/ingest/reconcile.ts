@@ -23,7 +23,7 @@ export async function reconcile(
   if (candidates.length === 0) return { actions: [], droppedParaphrases: 0, llmCalls: 0 };
   // Plan in message order so a later statement in the same batch wins over an earlier one.
   const ordered = [...candidates].sort((a, b) => firstSourceAt(a) - firstSourceAt(b));
-  const optedOut = new Set(await deps.store.consent.optedOutUsers(guildId));
+  const optedOutRead = quiet(deps.store.consent.optedOutUsers(guildId).then((ids) => new Set(ids)));
   const vectors = await deps.embedder.embed(ordered.map((c) => c.text));
   // Each candidate's reads (its exact duplicate, else its neighbours) depend only on the candidate
   // and on stored memory, which planning does not change: they run for every candidate at once,
@@ -36,7 +36,14 @@ export async function reconcile(
           duplicate,
           pool: duplicate
             ? null
-            : await neighbourPool(deps, guildId, candidate, vectors[i] as Float32Array, cfg, optedOut),
+            : await neighbourPool(
+                deps,
+                guildId,
+                candidate,
+                vectors[i] as Float32Array,
+                cfg,
+                await optedOutRead,
+              ),
         })),
     ),
   );

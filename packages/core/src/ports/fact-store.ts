@@ -33,6 +33,12 @@ export interface TextHit {
   readonly score: number;
 }
 
+/** A member's (null: the server's) fact text as `findByNormalizedText` looks it up. */
+export interface NormalizedTextKey {
+  readonly subjectId: string | null;
+  readonly normalizedText: string;
+}
+
 /** A page of a fact read in id order: at most `limit` facts with an id above `afterId`. */
 export interface FactPageOptions {
   readonly limit: number;
@@ -62,6 +68,11 @@ export interface FactStore {
     subjectId: string | null,
     normalizedText: string,
   ): Promise<Fact | null>;
+  /**
+   * `findByNormalizedText` for several (subject, normalized text) keys of one guild in one call:
+   * the answer for each key in request order (null where no active fact has that text).
+   */
+  findByNormalizedTexts(guildId: string, keys: readonly NormalizedTextKey[]): Promise<(Fact | null)[]>;
   /** A page of facts in id order (oldest/newest first) or a random sample (no cursor). */
   list(options: ListFactsOptions): Promise<Page<Fact>>;
   /** Strongest facts first (strength desc, then lastReinforcedAt desc, then id). */

@@ -15,6 +15,14 @@ export abstract class FactStoreBase implements FactStore {
   abstract findByNormalizedText(
     ...args: Parameters<FactStore['findByNormalizedText']>
   ): ReturnType<FactStore['findByNormalizedText']>;
+  /** Default: one `findByNormalizedText` after another (override with one query). */
+  async findByNormalizedTexts(
+    ...[guildId, keys]: Parameters<FactStore['findByNormalizedTexts']>
+  ): ReturnType<FactStore['findByNormalizedTexts']> {
+    const out = [];
+    for (const k of keys) out.push(await this.findByNormalizedText(guildId, k.subjectId, k.normalizedText));
+    return out;
+  }
   abstract list(...args: Parameters<FactStore['list']>): ReturnType<FactStore['list']>;
   abstract topStrength(...args: Parameters<FactStore['topStrength']>): ReturnType<FactStore['topStrength']>;
   abstract searchText(...args: Parameters<FactStore['searchText']>): ReturnType<FactStore['searchText']>;

@@ -28,6 +28,30 @@ export function factQuerySuite(o: ConformanceOptions): void {
         );
       }));
 
+    it('looks up several duplicates in one call, in request order, as the single lookup does', () =>
+      withStore(o, async (s) => {
+        const first = makeFact({ text: 'Alice likes movies' });
+        const server = makeFact({ subjectId: null, text: 'game night is on fridays' });
+        const ended = makeFact({ text: 'alice lives in omaha', validUntil: at(10) });
+        const other = makeFact({ guildId: G2, text: 'alice collects stamps' });
+        await s.facts.insert([first, server, ended, other]);
+        const keys = [
+          { subjectId: null, normalizedText: 'game night is on fridays' },
+          { subjectId: 'u1', normalizedText: 'alice lives in omaha' },
+          { subjectId: 'u1', normalizedText: 'alice likes movies' },
+          { subjectId: 'u2', normalizedText: 'alice likes movies' },
+          { subjectId: 'u1', normalizedText: 'alice collects stamps' },
+          { subjectId: 'u1', normalizedText: 'alice likes movies' },
+        ];
+        const found = await s.facts.findByNormalizedTexts(G1, keys);
+        const single = await Promise.all(
+          keys.map((k) => s.facts.findByNormalizedText(G1, k.subjectId, k.normalizedText)),
+        );
+        expect(found.map((f) => f?.id ?? null)).toEqual([server.id, null, first.id, null, null, first.id]);
+        expect(found.map((f) => f?.id ?? null)).toEqual(single.map((f) => f?.id ?? null));
+        expect(await s.facts.findByNormalizedTexts(G1, [])).toEqual([]);
+      }));
+
     it('duplicate lookup ignores invalidated and superseded facts', () =>
       withStore(o, async (s) => {
         const ended = makeFact({ validUntil: at(10) });

@@ -138,6 +138,39 @@ export function queueSuite(o: ConformanceOptions): void {
         expect(await s.queue.dueKeys(due(at(1000), { batchSize: 1 }))).toEqual([]);
       }));
 
+    it('completes the claims of several keys in one call and counts every row', () =>
+      withStore(o, async (s) => {
+        const authors = ['u1', 'u2', 'u3'];
+        await s.queue.enqueueMany(
+          authors.flatMap((a) => [makeMessage({ authorId: a }), makeMessage({ authorId: a })]),
+          100,
+        );
+        const claimed: string[] = [];
+        for (const a of authors) {
+          const key = { guildId: G1, subjectKey: a };
+          const { messages } = await s.queue.claim({
+            key,
+            owner: 'w1',
+            now: at(10),
+            leaseMs: LEASE,
+            limit: 10,
+          });
+          claimed.push(...messages.map((m) => m.messageId));
+        }
+        // Another owner's claim in the same call is not completed and not counted.
+        await s.queue.enqueue(makeMessage({ authorId: 'u4' }), 100);
+        const rival = await s.queue.claim({
+          key: { guildId: G1, subjectKey: 'u4' },
+          owner: 'w2',
+          now: at(10),
+          leaseMs: LEASE,
+          limit: 10,
+        });
+        const ids = [...claimed, ...rival.messages.map((m) => m.messageId)];
+        expect(await s.queue.complete(G1, ids, 'w1', at(11))).toBe(6);
+        expect(await s.queue.counts(G1)).toEqual({ pending: 0, claimed: 1, processed: 6, dead: 0 });
+      }));
+
     it('retries failures with exponential backoff, then dead-letters', () =>
       withStore(o, async (s) => {
         await s.queue.enqueue(makeMessage({ authorId: 'u1' }), 100);

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
+import type { MemoryStore, StoreCapabilities } from '../../src/ports/memory-store.js';
+import { StoreWaves } from '../../src/testing/store-waves.js';
+import { ALICE, GUILD, harness, op, ops } from './helpers.js';
+
+const TEXTS = [
+  'Alice keeps bees on her roof',
+  'Alice plays the cello in a quartet',
+  'Alice is training for a marathon in Lisbon',
+  'Alice repairs vintage radios',
+  'Alice grows chillies on her balcony',
+];
+
+/** One batch of Alice's messages extracted into `n` new facts; the flush's store calls counted. */
+async function extractInto(n: number) {
+  const counted = new StoreWaves(createInMemoryStore());
+  const h = harness({}, { store: counted.store });
+  h.llm.script('extraction', ops(...TEXTS.slice(0, n).map((text) => op({ text, sources: [1] }))));
+  await h.say(ALICE, 'I keep bees, play the cello, run, fix radios and grow chillies');
+  await h.say(ALICE, 'busy week honestly');
+  await h.say(ALICE, 'anyway how is everyone');
+  const measured = await counted.measure(() => h.memory.flush());
+  const facts = await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
+  await h.memory.close();
+  return { ...measured, facts };
+}
+
+/** Waves from the commit's erasure check through the queue's completion. */
+function commitWaves(byWave: readonly (readonly string[])[]): number {
+  const charged = byWave.findIndex((w) => w.includes('budgets.chargeTokens'));
+  const start = byWave.findIndex((w, i) => i > charged && w.includes('erasures.erasuresSince'));
+  const end = byWave.findIndex((w) => w.includes('queue.complete'));
+  expect(charged).toBeGreaterThanOrEqual(0);
+  expect(start).toBeGreaterThan(charged);
+  expect(end).toBeGreaterThan(start);
+  return end - start + 1;
+}
+
+/**
+ * A store that records whether two of its calls were ever in flight together inside a transaction,
+ * with the transaction kind it claims.
+ */
+function overlapProbe(transactions: StoreCapabilities['transactions']) {
+  const inner = createInMemoryStore();
+  let depth = 0;
+  let inFlight = 0;
+  let overlaps = 0;
+  const capabilities = { ...inner.capabilities, transactions };
+  const role = (obj: object) =>
+    new Proxy(obj, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const out = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (depth === 0 || !(out instanceof Promise)) return out;
+          if (++inFlight > 1) overlaps++;
+          return out.finally(() => inFlight--);
+        };
+      },
+    });
+  const store = new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (prop === 'capabilities') return capabilities;
+      if (prop === 'transaction')
+        return async <T>(fn: () => Promise<T>) =>
+          target.transaction(async () => {
+            depth++;
+            try {
+              return await fn();
+            } finally {
+              depth--;
+            }
+          });
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
+      if (value !== null && typeof value === 'object') return role(value);
+      return value;
+    },
+  }) as MemoryStore;
+  return { store, overlaps: () => overlaps };
+}
+
+describe('extraction commit store calls', () => {
+  it('commits five new facts in as many round trips as one', async () => {
+    const one = await extractInto(1);
+    const five = await extractInto(5);
+    expect(one.facts.map((f) => f.text)).toEqual([TEXTS[0]]);
+    expect(five.facts.map((f) => f.text).sort()).toEqual([...TEXTS].sort());
+    for (const f of five.facts) expect(f.version).toBe(1);
+    // The commit: from its erasure check (after the model's answer was charged) to the queue's
+    // completion, the batch's last write.
+    expect(commitWaves(five.byWave)).toBe(commitWaves(one.byWave));
+    // Erasure check, duplicate check, insert, links, vectors, history, erasure check, message
+    // vectors, completion: one at a time, as inside a transaction of this (atomic) store.
+    expect(commitWaves(one.byWave)).toBe(9);
+    // One insert for the five facts, one history append, the same vector writes as for one fact.
+    const calls = (r: typeof five, name: string) => r.byWave.flat().filter((c) => c === name).length;
+    for (const name of ['facts.insert', 'facts.appendHistory']) {
+      expect(calls(one, name)).toBe(1);
+      expect(calls(five, name)).toBe(1);
+    }
+    expect(calls(five, 'vectors.upsert')).toBe(calls(one, 'vectors.upsert'));
+  });
+
+  it('keeps calls inside a transaction one at a time on a store with atomic transactions', async () => {
+    const run = async (transactions: StoreCapabilities['transactions']) => {
+      const probe = overlapProbe(transactions);
+      const h = harness({}, { store: probe.store });
+      h.llm.script('extraction', ops(...TEXTS.slice(0, 3).map((text) => op({ text, sources: [1] }))));
+      await h.say(ALICE, 'I keep bees and play the cello and I am training for a marathon');
+      await h.say(ALICE, 'busy week honestly');
+      await h.say(ALICE, 'anyway how is everyone');
+      await h.memory.flush();
+      expect(await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).toHaveLength(3);
+      await h.memory.close();
+      return probe.overlaps();
+    };
+    expect(await run('atomic')).toBe(0);
+    // The probe sees overlap where the store allows it (so the zero above is not vacuous).
+    expect(await run('ordered')).toBeGreaterThan(0);
+  });
+});
