@@ -3,6 +3,7 @@ import { type ExtractionOutput, extractionOutputSchema } from '../extraction/ext
 import { AliasSource, BudgetStep, MeterPurpose } from '../model/enums.js';
 import type { StoredMessage } from '../model/message.js';
 import type { BatchCompleted } from '../observability/events.js';
+import { quiet } from '../recall/recall-session.js';
 import { mineFactAlias, mineSelfAliases } from './alias-mining.js';
 import type { BatchCompletion } from './batch-completion.js';
 import { type BatchContext, buildBatchContext } from './batch-context.js';
@@ -137,62 +138,79 @@ export async function extractScreened(
   if (budget.step === BudgetStep.SKIP_EXTRACTION) return report(guildId, keys, n, { skipped: 'budget' });
 
   const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? keys : []);
-  let result: StructuredResult<ExtractionOutput>;
+  // A reply's charge is written while the reply is vetted and reconciled (reads only). It is
+  // awaited before the commit writes anything and before the batch returns, so a failed charge
+  // still fails the batch, and before a repair turn's budget check, which must see it.
+  const charges: Promise<void>[] = [];
+  const charged = async () => {
+    await Promise.all(charges);
+  };
   try {
-    result = await callStructured<ExtractionOutput>({
-      llm,
-      schema: extractionOutputSchema,
-      jsonSchema: EXTRACTION_JSON_SCHEMA,
-      mode: deps.structuredMode,
-      name: 'extraction_output',
-      messages: renderExtractionPrompt(ctx.input),
-      purpose: MeterPurpose.EXTRACTION,
-      maxTokens: deps.config.extraction.maxTokens,
-      guildId,
-      task: { kind: 'extraction', input: ctx.input },
-      onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
-      // A ceiling reached by the first reply stops the repair turn too.
-      mayRepair: async () => (await deps.budgets.check(guildId)).step !== BudgetStep.SKIP_EXTRACTION,
+    let result: StructuredResult<ExtractionOutput>;
+    try {
+      result = await callStructured<ExtractionOutput>({
+        llm,
+        schema: extractionOutputSchema,
+        jsonSchema: EXTRACTION_JSON_SCHEMA,
+        mode: deps.structuredMode,
+        name: 'extraction_output',
+        messages: renderExtractionPrompt(ctx.input),
+        purpose: MeterPurpose.EXTRACTION,
+        maxTokens: deps.config.extraction.maxTokens,
+        guildId,
+        task: { kind: 'extraction', input: ctx.input },
+        onUsage: async (tokens) => {
+          charges.push(quiet(deps.budgets.charge(guildId, tokens)));
+        },
+        // A ceiling reached by the first reply stops the repair turn too.
+        mayRepair: async () => {
+          await charged();
+          return (await deps.budgets.check(guildId)).step !== BudgetStep.SKIP_EXTRACTION;
+        },
+      });
+    } catch (error) {
+      if (MemoryError.is(error, ErrorCode.BUDGET_EXCEEDED))
+        return report(guildId, keys, n, { llmCalls: 1, skipped: 'budget' });
+      throw error;
+    }
+    let llmCalls = result.calls;
+    if (result.value.operations.length === 0)
+      return report(guildId, keys, n, { llmCalls, skipped: 'empty_output' });
+
+    const vetted = vetOperations(result.value, ctx, deps.config.extraction);
+    const rejected = Object.values(vetted.rejected).reduce((a, b) => a + b, 0);
+    if (rejected > 0)
+      deps.logger?.({ level: 'debug', event: 'extraction.rejected', data: { guildId, ...vetted.rejected } });
+    if (vetted.candidates.length === 0)
+      return report(guildId, keys, n, { llmCalls, rejected, skipped: 'gated' });
+
+    const nameOf = (subjectId: string | null) =>
+      subjectId === null ? 'the server' : (ctx.roster.nameOfUser(subjectId) ?? 'a member');
+    const plan = await reconcile(deps, guildId, vetted.candidates, {
+      allowModel: budget.step === BudgetStep.NONE,
+      subjectName: nameOf,
     });
-  } catch (error) {
-    if (MemoryError.is(error, ErrorCode.BUDGET_EXCEEDED))
-      return report(guildId, keys, n, { llmCalls: 1, skipped: 'budget' });
-    throw error;
+    llmCalls += plan.llmCalls;
+    await charged();
+    const outcome = await commitActions(deps, guildId, plan.actions, options.completion, options.fence);
+    await mineFactAliases(deps, guildId, ctx, outcome.added);
+    llmCalls += await refreshDigests(
+      deps,
+      guildId,
+      outcome.added.map((f) => f.subjectId),
+      nameOf,
+    );
+    return report(guildId, keys, n, {
+      adds: outcome.added.length - outcome.superseded.length - outcome.invalidated.length,
+      reinforces: outcome.reinforced.length,
+      supersessions: outcome.superseded.length,
+      invalidations: outcome.invalidated.length,
+      rejected: rejected + plan.droppedParaphrases,
+      llmCalls,
+    });
+  } finally {
+    await charged();
   }
-  let llmCalls = result.calls;
-  if (result.value.operations.length === 0)
-    return report(guildId, keys, n, { llmCalls, skipped: 'empty_output' });
-
-  const vetted = vetOperations(result.value, ctx, deps.config.extraction);
-  const rejected = Object.values(vetted.rejected).reduce((a, b) => a + b, 0);
-  if (rejected > 0)
-    deps.logger?.({ level: 'debug', event: 'extraction.rejected', data: { guildId, ...vetted.rejected } });
-  if (vetted.candidates.length === 0)
-    return report(guildId, keys, n, { llmCalls, rejected, skipped: 'gated' });
-
-  const nameOf = (subjectId: string | null) =>
-    subjectId === null ? 'the server' : (ctx.roster.nameOfUser(subjectId) ?? 'a member');
-  const plan = await reconcile(deps, guildId, vetted.candidates, {
-    allowModel: budget.step === BudgetStep.NONE,
-    subjectName: nameOf,
-  });
-  llmCalls += plan.llmCalls;
-  const outcome = await commitActions(deps, guildId, plan.actions, options.completion, options.fence);
-  await mineFactAliases(deps, guildId, ctx, outcome.added);
-  llmCalls += await refreshDigests(
-    deps,
-    guildId,
-    outcome.added.map((f) => f.subjectId),
-    nameOf,
-  );
-  return report(guildId, keys, n, {
-    adds: outcome.added.length - outcome.superseded.length - outcome.invalidated.length,
-    reinforces: outcome.reinforced.length,
-    supersessions: outcome.superseded.length,
-    invalidations: outcome.invalidated.length,
-    rejected: rejected + plan.droppedParaphrases,
-    llmCalls,
-  });
 }
 
 const chronological = (a: StoredMessage, b: StoredMessage) =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
 import type { MemoryStore, StoreCapabilities } from '../../src/ports/memory-store.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
+import { failing, withPort } from '../helpers/world.js';
 import { ALICE, GUILD, harness, op, ops } from './helpers.js';
 
 const TEXTS = [
@@ -120,5 +121,30 @@ describe('extraction commit store calls', () => {
     expect(await run('atomic')).toBe(0);
     // The probe sees overlap where the store allows it (so the zero above is not vacuous).
     expect(await run('ordered')).toBeGreaterThan(0);
+  });
+
+  it("writes the reply's charge while reconcile reads memory, before the commit", async () => {
+    const { byWave } = await extractInto(3);
+    const charged = byWave.findIndex((w) => w.includes('budgets.chargeTokens'));
+    expect(byWave[charged]).toContain('facts.findByNormalizedText');
+    expect(byWave.findIndex((w) => w.includes('facts.insert'))).toBeGreaterThan(charged);
+  });
+
+  it('fails the batch, writing nothing, when the charge cannot be written', async () => {
+    const inner = createInMemoryStore();
+    const store = withPort(inner, 'budgets', failing(inner.budgets, 'chargeTokens'));
+    const failed: string[] = [];
+    const h = harness({}, { store });
+    h.memory.events.on('ExtractionFailed', (e) => failed.push(e.errorCode));
+    h.llm.script('extraction', ops(op({ text: TEXTS[0] as string, sources: [1] })));
+    await h.say(ALICE, 'I keep bees, play the cello, run, fix radios and grow chillies');
+    await h.say(ALICE, 'busy week honestly');
+    await h.say(ALICE, 'anyway how is everyone');
+    await h.memory.flush();
+    expect(failed).toEqual(['STORE_UNAVAILABLE']);
+    expect(await inner.facts.list({ guildId: GUILD, limit: 10 })).toMatchObject({ items: [] });
+    // Still queued, for a retry.
+    expect(await inner.queue.counts(GUILD)).toMatchObject({ pending: 3, processed: 0 });
+    await h.memory.close();
   });
 });
