@@ -94,6 +94,55 @@ export class DocGuard {
     return out;
   }
 
+  /**
+   * Runs fn while holding `keys` of `name` (names of rows that may not exist yet, such as "the
+   * active fact with this text"): one writer per key at a time, in every process. Outside a
+   * transaction by token insert (as for versions, with the same expiry for a crashed holder),
+   * released afterwards; inside one by an upsert of each key's token, which makes a concurrent
+   * transaction touching the same key conflict and retry.
+   */
+  async withKeys<T>(name: string, keys: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const unique = [...new Set(keys)];
+    if (unique.length === 0) return fn();
+    const session = this.#host.session();
+    if (session) {
+      const at = new Date();
+      for (const k of unique)
+        await this.#tokens.collection.updateOne(
+          { _id: `${name}|${k}` },
+          { $set: { at } },
+          { upsert: true, ...this.#host.opts() },
+        );
+      return fn();
+    }
+    const release = await this.locks.acquire(unique.map((k) => `${name}\u0000${k}`));
+    const heldIds: string[] = [];
+    try {
+      let todo = unique;
+      const deadline = Date.now() + this.#ttlMs + BUSY_MARGIN_MS;
+      for (let round = 0; todo.length > 0; round++) {
+        if (round > 0) {
+          if (Date.now() > deadline)
+            throw new MemoryError(ErrorCode.STORE_BUSY, `a ${name} key stayed locked by another writer`);
+          await sleep(Math.min(2 ** round, 50) + Math.random() * 5);
+        }
+        const held = await this.#tokens.acquire(
+          name,
+          todo.map((id) => ({ id, ep: 'key' })),
+        );
+        for (const ids of held.values()) heldIds.push(...ids);
+        todo = todo.filter((k) => !held.has(k));
+      }
+      return await fn();
+    } finally {
+      try {
+        await this.#tokens.release(heldIds);
+      } finally {
+        release();
+      }
+    }
+  }
+
   /** Deletes tokens older than `ageMs` (left by crashed writers, or naming dead versions). */
   sweep(ageMs: number): Promise<number> {
     return this.#tokens.sweep(ageMs);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ErrorCode,
   type Fact,
@@ -29,7 +30,7 @@ import {
 } from './mongo-fact-mapping.js';
 import { countHistory, factPage } from './mongo-fact-pages.js';
 import { factAlternatives, factPasses, factQuery } from './mongo-filters.js';
-import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
+import { docKey, newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import type { FactDoc, HistoryDoc } from './mongo-memory-docs.js';
 import { raw } from './raw-doc.js';
 
@@ -113,6 +114,20 @@ export class MongoFactStore extends FactStoreBase {
       ...this.#ctx.opts(),
     });
     return doc ? fromFactDoc(doc) : null;
+  }
+
+  override async insertDistinct(guildId: string, facts: readonly Fact[]): Promise<(Fact | null)[]> {
+    await this.#ctx.enter();
+    const g = requireString(guildId, 'guildId');
+    if (facts.some((f) => f.guildId !== g))
+      throw new MemoryError(ErrorCode.SCHEMA_INVALID, 'insertDistinct takes the facts of one guild');
+    // Without a lock the check and the insert are two steps: two processes could both find
+    // nothing and both insert (FerretDB has no transactions; a MongoDB transaction does not
+    // conflict on rows that do not exist yet). One key per (subject, text) serialises them.
+    const keys = facts.map((f) =>
+      docKey(g, f.subjectId, createHash('sha256').update(f.normalizedText).digest('hex').slice(0, 32)),
+    );
+    return this.#ctx.guard.withKeys('fact_text', keys, () => super.insertDistinct(g, facts));
   }
 
   override async findByNormalizedTexts(

@@ -68,6 +68,11 @@ export class VersionTokens {
     return held;
   }
 
+  /** The tokens' collection. */
+  get collection(): Collection<TokenDoc> {
+    return this.#tokens;
+  }
+
   /** Deletes held tokens (after the write, won or lost). */
   async release(tokenIds: string[]): Promise<void> {
     if (tokenIds.length > 0)

@@ -7,10 +7,9 @@ import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import { type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
-import { insertFact, insertFacts, type NewFact } from './fact-inserts.js';
-import { type FactGraphPlan, planFactGraph } from './graph-writes.js';
+import { attachFacts, insertFact, type NewFact, planFacts } from './fact-inserts.js';
+import type { FactGraphPlan } from './graph-writes.js';
 import type { Action } from './reconcile-actions.js';
-import { independentEach } from './store-calls.js';
 
 export interface CommitOutcome {
   readonly added: Fact[];
@@ -173,49 +172,30 @@ async function commitAdds(
   outcome: CommitOutcome,
 ): Promise<void> {
   const { store } = deps;
-  const firsts = new Map<string, NewFact>();
-  const repeats: { readonly key: string; readonly candidate: Candidate }[] = [];
-  for (const action of adds) {
-    const fact = buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle);
-    const key = `${fact.subjectId ?? ''}\u0000${fact.normalizedText}`;
-    if (firsts.has(key)) repeats.push({ key, candidate: action.candidate });
-    else
-      firsts.set(key, {
-        fact,
-        candidate: action.candidate,
-        vector: action.vector,
-        detail: `extracted confidence=${action.candidate.confidence.toFixed(2)}`,
-      });
-  }
-  const planned = [...firsts.values()];
-  const graphs = await independentEach(store, planned, (it) =>
-    planFactGraph(store, it.fact, it.candidate, at),
+  const items: NewFact[] = adds.map((action) => ({
+    fact: buildFact(action.candidate, guildId, deps.ids, at, deps.config.lifecycle),
+    candidate: action.candidate,
+    vector: action.vector,
+    detail: `extracted confidence=${action.candidate.confidence.toFixed(2)}`,
+  }));
+  // The graphs are planned first (reads only): nothing but the insert follows the duplicate
+  // check, which the store makes one step per key, so another process committing the same fact
+  // at the same time (another author's batch) cannot store it a second time. A fact already
+  // stored, or twice in the batch, is reinforced instead.
+  const planned = await planFacts(store, items, at);
+  const existing = await store.facts.insertDistinct(guildId, planned.stored);
+  const inserted = existing.flatMap((e, i) => (e ? [] : [i]));
+  await attachFacts(
+    store,
+    {
+      items: inserted.map((i) => planned.items[i] as NewFact),
+      stored: inserted.map((i) => planned.stored[i] as Fact),
+      plans: inserted.map((i) => planned.plans[i] as FactGraphPlan),
+    },
+    at,
   );
-  const existing = await store.facts.findByNormalizedTexts(
-    guildId,
-    planned.map((it) => ({ subjectId: it.fact.subjectId, normalizedText: it.fact.normalizedText })),
-  );
-  const fresh: NewFact[] = [];
-  const byKey = new Map<string, Fact>();
-  for (const [i, it] of planned.entries()) {
-    const found = existing[i];
-    const key = `${it.fact.subjectId ?? ''}\u0000${it.fact.normalizedText}`;
-    if (!found) {
-      fresh.push({ ...it, graph: graphs[i] as FactGraphPlan });
-      continue;
-    }
-    const reinforced = await reinforceFact(deps, found, it.candidate, at);
-    outcome.reinforced.push(reinforced);
-    byKey.set(key, reinforced);
-  }
-  for (const fact of await insertFacts(store, fresh, at)) {
-    outcome.added.push(fact);
-    byKey.set(`${fact.subjectId ?? ''}\u0000${fact.normalizedText}`, fact);
-  }
-  for (const { key, candidate } of repeats) {
-    const target = byKey.get(key) as Fact;
-    const reinforced = await reinforceFact(deps, target, candidate, at);
-    outcome.reinforced.push(reinforced);
-    byKey.set(key, reinforced);
-  }
+  outcome.added.push(...inserted.map((i) => planned.stored[i] as Fact));
+  for (const [i, stored] of existing.entries())
+    if (stored)
+      outcome.reinforced.push(await reinforceFact(deps, stored, (items[i] as NewFact).candidate, at));
 }

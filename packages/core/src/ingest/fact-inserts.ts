@@ -17,19 +17,36 @@ export interface NewFact {
   readonly graph?: FactGraphPlan;
 }
 
+/** New facts as they will be stored (with their entity slugs), and their planned graphs. */
+export interface PlannedFacts {
+  readonly items: readonly NewFact[];
+  readonly stored: readonly Fact[];
+  readonly plans: readonly FactGraphPlan[];
+}
+
 /**
- * Inserts new facts with their vectors, graphs and history (the caller provides the transaction),
- * in a fixed number of store calls whatever their number: graphs not yet planned are resolved
- * first, so every fact is stored once with its entity slugs; then one insert; then the graph, the
- * vectors and the history entries of all of them, which do not depend on each other.
+ * Plans the graphs of new facts not yet planned (reads only), so that every fact is stored once
+ * with its entity slugs.
  */
-export async function insertFacts(store: MemoryStore, items: readonly NewFact[], at: Date): Promise<Fact[]> {
-  if (items.length === 0) return [];
+export async function planFacts(
+  store: MemoryStore,
+  items: readonly NewFact[],
+  at: Date,
+): Promise<PlannedFacts> {
   const plans = await independentEach(store, items, (it) =>
     it.graph ? Promise.resolve(it.graph) : planFactGraph(store, it.fact, it.candidate, at),
   );
   const stored = items.map((it, i) => ({ ...it.fact, entitySlugs: [...(plans[i] as FactGraphPlan).slugs] }));
-  await store.facts.insert(stored);
+  return { items, stored, plans };
+}
+
+/**
+ * Writes what hangs off stored new facts: their graphs, vectors and history entries, one call
+ * each whatever their number, and together where the store's transactions allow it.
+ */
+export async function attachFacts(store: MemoryStore, planned: PlannedFacts, at: Date): Promise<void> {
+  const { items, stored, plans } = planned;
+  if (stored.length === 0) return;
   await independent(store, [
     () =>
       applyFactGraphs(
@@ -57,7 +74,18 @@ export async function insertFacts(store: MemoryStore, items: readonly NewFact[],
         ),
       ),
   ]);
-  return stored;
+}
+
+/**
+ * Inserts new facts with their vectors, graphs and history (the caller provides the transaction)
+ * in a fixed number of store calls whatever their number: plan, one insert, then `attachFacts`.
+ */
+export async function insertFacts(store: MemoryStore, items: readonly NewFact[], at: Date): Promise<Fact[]> {
+  if (items.length === 0) return [];
+  const planned = await planFacts(store, items, at);
+  await store.facts.insert(planned.stored);
+  await attachFacts(store, planned, at);
+  return [...planned.stored];
 }
 
 /** One new fact (see `insertFacts`). */

@@ -55,6 +55,13 @@ export interface UpdateFactOptions {
 export interface FactStore {
   /** Inserts new facts. An id that already exists fails with MemoryError CONFLICT and inserts nothing. */
   insert(facts: readonly Fact[]): Promise<void>;
+  /**
+   * Inserts the facts of one guild that are new: a fact with the subject and normalized text of
+   * an active stored fact, or of a fact earlier in the list, is not inserted. Returns, per fact in
+   * order, null when it was inserted, else the fact it duplicates. Several processes inserting the
+   * same (subject, text) at once store it once: the check and the insert are one step per key.
+   */
+  insertDistinct(guildId: string, facts: readonly Fact[]): Promise<(Fact | null)[]>;
   /** Facts in request order; unknown ids and ids of other guilds are dropped. */
   get(guildId: string, ids: readonly string[]): Promise<Fact[]>;
   /**

@@ -3,6 +3,7 @@
 // later release comes with a default here, so a store that extends the base keeps compiling and
 // working (kysely's DialectAdapterBase does the same for dialects).
 // Bases of the record ports: facts, aliases, the graph.
+import type { Fact } from '../model/fact.js';
 import type { Alias } from '../model/graph.js';
 import type { AliasStore } from './alias-store.js';
 import type { FactStore } from './fact-store.js';
@@ -15,6 +16,19 @@ export abstract class FactStoreBase implements FactStore {
   abstract findByNormalizedText(
     ...args: Parameters<FactStore['findByNormalizedText']>
   ): ReturnType<FactStore['findByNormalizedText']>;
+  /**
+   * Default: the duplicate check, then one insert, in the caller's transaction (a store whose
+   * transactions are not atomic across processes must override it with a per-key lock).
+   */
+  async insertDistinct(
+    ...[guildId, facts]: Parameters<FactStore['insertDistinct']>
+  ): ReturnType<FactStore['insertDistinct']> {
+    const stored = await this.findByNormalizedTexts(
+      guildId,
+      facts.map((f) => ({ subjectId: f.subjectId, normalizedText: f.normalizedText })),
+    );
+    return insertNew(facts, stored, (fresh) => this.insert(fresh));
+  }
   /** Default: one `findByNormalizedText` after another (override with one query). */
   async findByNormalizedTexts(
     ...[guildId, keys]: Parameters<FactStore['findByNormalizedTexts']>
@@ -101,4 +115,28 @@ export abstract class GraphStoreBase implements GraphStore {
   abstract entitiesLinkedTo(
     ...args: Parameters<GraphStore['entitiesLinkedTo']>
   ): ReturnType<GraphStore['entitiesLinkedTo']>;
+}
+
+/**
+ * The insert step of `insertDistinct`, given what is stored under each fact's key: inserts the
+ * facts with nothing stored and no earlier fact of the same key in the list, and answers per fact.
+ */
+async function insertNew(
+  facts: readonly Fact[],
+  stored: readonly (Fact | null)[],
+  insert: (fresh: readonly Fact[]) => Promise<void>,
+): Promise<(Fact | null)[]> {
+  const seen = new Map<string, Fact>();
+  const fresh: Fact[] = [];
+  const out = facts.map((f, i) => {
+    const key = `${f.subjectId ?? ''}\u0000${f.normalizedText}`;
+    const existing = stored[i] ?? seen.get(key) ?? null;
+    if (!existing) {
+      seen.set(key, f);
+      fresh.push(f);
+    }
+    return existing;
+  });
+  if (fresh.length > 0) await insert(fresh);
+  return out;
 }

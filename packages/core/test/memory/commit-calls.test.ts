@@ -93,12 +93,13 @@ describe('extraction commit store calls', () => {
     // The commit: from its erasure check (after the model's answer was charged) to the queue's
     // completion, the batch's last write.
     expect(commitWaves(five.byWave)).toBe(commitWaves(one.byWave));
-    // Erasure check, duplicate check, insert, links, vectors, history, erasure check, message
-    // vectors, completion: one at a time, as inside a transaction of this (atomic) store.
-    expect(commitWaves(one.byWave)).toBe(9);
+    // Erasure check, the insert of the new facts (with its duplicate check), links, vectors,
+    // history, erasure check, message vectors, completion: one at a time, as inside a
+    // transaction of this (atomic) store.
+    expect(commitWaves(one.byWave)).toBe(8);
     // One insert for the five facts, one history append, the same vector writes as for one fact.
     const calls = (r: typeof five, name: string) => r.byWave.flat().filter((c) => c === name).length;
-    for (const name of ['facts.insert', 'facts.appendHistory']) {
+    for (const name of ['facts.insertDistinct', 'facts.appendHistory']) {
       expect(calls(one, name)).toBe(1);
       expect(calls(five, name)).toBe(1);
     }
@@ -127,7 +128,7 @@ describe('extraction commit store calls', () => {
     const { byWave } = await extractInto(3);
     const charged = byWave.findIndex((w) => w.includes('budgets.chargeTokens'));
     expect(byWave[charged]).toContain('facts.findByNormalizedText');
-    expect(byWave.findIndex((w) => w.includes('facts.insert'))).toBeGreaterThan(charged);
+    expect(byWave.findIndex((w) => w.includes('facts.insertDistinct'))).toBeGreaterThan(charged);
   });
 
   it('fails the batch, writing nothing, when the charge cannot be written', async () => {

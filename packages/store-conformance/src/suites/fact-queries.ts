@@ -52,6 +52,22 @@ export function factQuerySuite(o: ConformanceOptions): void {
         expect(await s.facts.findByNormalizedTexts(G1, [])).toEqual([]);
       }));
 
+    it('inserts only the facts that are new, answering the duplicate for the others', () =>
+      withStore(o, async (s) => {
+        const stored = makeFact({ text: 'Alice likes movies' });
+        const ended = makeFact({ text: 'alice lives in omaha', validUntil: at(10) });
+        await s.facts.insert([stored, ended]);
+        const again = makeFact({ text: 'alice LIKES movies' });
+        const moved = makeFact({ text: 'Alice lives in Omaha' });
+        const bob = makeFact({ subjectId: 'u2', text: 'alice likes movies' });
+        const twice = makeFact({ text: 'alice lives in  omaha' });
+        const result = await s.facts.insertDistinct(G1, [again, moved, bob, twice]);
+        expect(result.map((f) => f?.id ?? null)).toEqual([stored.id, null, null, moved.id]);
+        const ids = (await s.facts.get(G1, [again.id, moved.id, bob.id, twice.id])).map((f) => f.id);
+        expect(ids.sort()).toEqual([moved.id, bob.id].sort());
+        expect(await s.facts.insertDistinct(G1, [])).toEqual([]);
+      }));
+
     it('duplicate lookup ignores invalidated and superseded facts', () =>
       withStore(o, async (s) => {
         const ended = makeFact({ validUntil: at(10) });
