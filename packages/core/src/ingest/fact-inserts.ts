@@ -13,8 +13,6 @@ export interface NewFact {
   readonly vector: Float32Array;
   /** The history entry's detail. */
   readonly detail: string;
-  /** Its graph, when already planned (see `planFactGraph`). */
-  readonly graph?: FactGraphPlan;
 }
 
 /** New facts as they will be stored (with their entity slugs), and their planned graphs. */
@@ -24,18 +22,13 @@ export interface PlannedFacts {
   readonly plans: readonly FactGraphPlan[];
 }
 
-/**
- * Plans the graphs of new facts not yet planned (reads only), so that every fact is stored once
- * with its entity slugs.
- */
+/** Plans the graphs of new facts (reads only), so that every fact is stored once with its entity slugs. */
 export async function planFacts(
   store: MemoryStore,
   items: readonly NewFact[],
   at: Date,
 ): Promise<PlannedFacts> {
-  const plans = await independentEach(store, items, (it) =>
-    it.graph ? Promise.resolve(it.graph) : planFactGraph(store, it.fact, it.candidate, at),
-  );
+  const plans = await independentEach(store, items, (it) => planFactGraph(store, it.fact, it.candidate, at));
   const stored = items.map((it, i) => ({ ...it.fact, entitySlugs: [...(plans[i] as FactGraphPlan).slugs] }));
   return { items, stored, plans };
 }

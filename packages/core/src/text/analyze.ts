@@ -6,6 +6,8 @@ const COMBINING_MARKS = /[\u0300-\u036f]/g;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 const APOSTROPHE = /['’]/g;
 const WHITESPACE = /\s+/g;
+/** Anything but printable ASCII and white space: only such text can change under the fold. */
+const NEEDS_FOLD = /[^ -~\s]/;
 
 /** Lowercase, Unicode-normalised, whitespace-collapsed text: the exact-duplicate key of a fact. */
 export function normalizeText(text: string): string {
@@ -14,7 +16,10 @@ export function normalizeText(text: string): string {
 
 /** Word tokens: lowercase, accents folded, apostrophes removed ("don't" → "dont"). */
 export function tokenize(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+  // Printable ASCII is its own NFKD form, without combining marks: most chat text skips the fold.
+  const folded = (
+    NEEDS_FOLD.test(text) ? text.normalize('NFKD').replace(COMBINING_MARKS, '') : text
+  ).toLowerCase();
   const out: string[] = [];
   for (const match of folded.matchAll(WORD)) out.push(match[0].replace(APOSTROPHE, ''));
   return out;
@@ -37,9 +42,26 @@ export function indexTerms(text: string): string[] {
   const out: string[] = [];
   for (const token of tokenize(text)) {
     if (STOPWORDS.has(token)) continue;
-    out.push(porterStem(baseForm(token)));
+    out.push(termOf(token));
   }
   return out;
+}
+
+/**
+ * The term of a token, remembered: a conversation's vocabulary repeats, and stemming is most of
+ * the cost of analysing a text (search scores every candidate message's words). Pure, so the memo
+ * cannot change a term; emptied when full, so it stays bounded.
+ */
+const TERM_MEMO_MAX = 50_000;
+const termMemo = new Map<string, string>();
+function termOf(token: string): string {
+  let term = termMemo.get(token);
+  if (term === undefined) {
+    term = porterStem(baseForm(token));
+    if (termMemo.size >= TERM_MEMO_MAX) termMemo.clear();
+    termMemo.set(token, term);
+  }
+  return term;
 }
 
 /** Distinct query terms, in first-seen order, capped to keep queries cheap. */
