@@ -1,4 +1,5 @@
 import type { MemoryStore } from '@permafrost/core';
+import { interceptStore } from '@permafrost/core/testing';
 
 export interface StoreProfile {
   /** "role.method" → calls and total ms. */
@@ -13,35 +14,19 @@ export interface StoreProfile {
  */
 export function profileStore(inner: MemoryStore): StoreProfile {
   const calls = new Map<string, { n: number; ms: number }>();
-  const wrapRole = (role: string, obj: object) =>
-    new Proxy(obj, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const t = performance.now();
-          const out = (value as (...a: unknown[]) => unknown).apply(target, args);
-          const done = () => {
-            const key = `${role}.${String(prop)}`;
-            const e = calls.get(key) ?? { n: 0, ms: 0 };
-            e.n++;
-            e.ms += performance.now() - t;
-            calls.set(key, e);
-          };
-          if (out instanceof Promise) return out.finally(done);
-          done();
-          return out;
-        };
-      },
-    });
-  const store = new Proxy(inner, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
-      if (value !== null && typeof value === 'object' && prop !== 'capabilities')
-        return wrapRole(String(prop), value);
-      return value;
-    },
+  const store = interceptStore(inner, (role, method, call) => {
+    const t = performance.now();
+    const out = call();
+    const done = () => {
+      const key = `${role}.${method}`;
+      const e = calls.get(key) ?? { n: 0, ms: 0 };
+      e.n++;
+      e.ms += performance.now() - t;
+      calls.set(key, e);
+    };
+    if (out instanceof Promise) return out.finally(done);
+    done();
+    return out;
   });
   return { calls, store };
 }

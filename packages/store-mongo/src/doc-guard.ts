@@ -78,16 +78,7 @@ export class DocGuard {
     }
     const release = await this.locks.acquire(unique.map((id) => `${coll.collectionName}\u0000${id}`));
     try {
-      let todo = unique;
-      const deadline = Date.now() + this.#ttlMs + BUSY_MARGIN_MS;
-      for (let round = 0; todo.length > 0; round++) {
-        if (round > 0) {
-          if (Date.now() > deadline)
-            throw new MemoryError(ErrorCode.STORE_BUSY, 'a document stayed locked by another writer');
-          await sleep(Math.min(2 ** round, 50) + Math.random() * 5);
-        }
-        todo = await this.#round(coll, todo, change, options, out);
-      }
+      await this.#untilDone(unique, 'a document', (todo) => this.#round(coll, todo, change, options, out));
     } finally {
       release();
     }
@@ -118,21 +109,14 @@ export class DocGuard {
     const release = await this.locks.acquire(unique.map((k) => `${name}\u0000${k}`));
     const heldIds: string[] = [];
     try {
-      let todo = unique;
-      const deadline = Date.now() + this.#ttlMs + BUSY_MARGIN_MS;
-      for (let round = 0; todo.length > 0; round++) {
-        if (round > 0) {
-          if (Date.now() > deadline)
-            throw new MemoryError(ErrorCode.STORE_BUSY, `a ${name} key stayed locked by another writer`);
-          await sleep(Math.min(2 ** round, 50) + Math.random() * 5);
-        }
+      await this.#untilDone(unique, `a ${name} key`, async (todo) => {
         const held = await this.#tokens.acquire(
           name,
           todo.map((id) => ({ id, ep: 'key' })),
         );
         for (const ids of held.values()) heldIds.push(...ids);
-        todo = todo.filter((k) => !held.has(k));
-      }
+        return todo.filter((k) => !held.has(k));
+      });
       return await fn();
     } finally {
       try {
@@ -140,6 +124,27 @@ export class DocGuard {
       } finally {
         release();
       }
+    }
+  }
+
+  /**
+   * Runs `round` on what is left until nothing is, backing off between rounds; past the token TTL
+   * (plus a margin) what another writer still holds fails with STORE_BUSY.
+   */
+  async #untilDone(
+    items: readonly string[],
+    what: string,
+    round: (todo: readonly string[]) => Promise<readonly string[]>,
+  ): Promise<void> {
+    let todo = items;
+    const deadline = Date.now() + this.#ttlMs + BUSY_MARGIN_MS;
+    for (let n = 0; todo.length > 0; n++) {
+      if (n > 0) {
+        if (Date.now() > deadline)
+          throw new MemoryError(ErrorCode.STORE_BUSY, `${what} stayed locked by another writer`);
+        await sleep(Math.min(2 ** n, 50) + Math.random() * 5);
+      }
+      todo = await round(todo);
     }
   }
 

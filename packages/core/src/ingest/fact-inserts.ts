@@ -70,18 +70,9 @@ export async function attachFacts(store: MemoryStore, planned: PlannedFacts, at:
 }
 
 /**
- * Inserts new facts with their vectors, graphs and history (the caller provides the transaction)
- * in a fixed number of store calls whatever their number: plan, one insert, then `attachFacts`.
+ * Inserts one new fact with its vector, graph and history (the caller provides the transaction):
+ * its graph is planned first, so it is stored once with its entity slugs.
  */
-export async function insertFacts(store: MemoryStore, items: readonly NewFact[], at: Date): Promise<Fact[]> {
-  if (items.length === 0) return [];
-  const planned = await planFacts(store, items, at);
-  await store.facts.insert(planned.stored);
-  await attachFacts(store, planned, at);
-  return [...planned.stored];
-}
-
-/** One new fact (see `insertFacts`). */
 export async function insertFact(
   store: MemoryStore,
   fact: Fact,
@@ -90,5 +81,8 @@ export async function insertFact(
   at: Date,
   detail: string,
 ): Promise<Fact> {
-  return (await insertFacts(store, [{ fact, candidate, vector, detail }], at))[0] as Fact;
+  const planned = await planFacts(store, [{ fact, candidate, vector, detail }], at);
+  await store.facts.insert(planned.stored);
+  await attachFacts(store, planned, at);
+  return planned.stored[0] as Fact;
 }

@@ -5,6 +5,7 @@ export {
 } from './extraction-prompt-reader.js';
 export { createFakeEmbedder, type FakeEmbedder, type FakeEmbedderOptions } from './fake-embedder.js';
 export { FixedClock, sequentialIds } from './fixed-clock.js';
+export { type AroundRoleCall, interceptStore } from './intercept-store.js';
 export { makeFact } from './make-fact.js';
 export {
   type ContentPart,

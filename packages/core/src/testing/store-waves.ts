@@ -1,4 +1,5 @@
 import type { MemoryStore } from '../ports/memory-store.js';
+import { interceptStore } from './intercept-store.js';
 
 /** What one operation asked of a store. */
 export interface StoreWaveCount {
@@ -25,46 +26,30 @@ export class StoreWaves {
   #byWave: string[][] = [];
 
   constructor(inner: MemoryStore) {
-    const wrapRole = (role: string, obj: object) =>
-      new Proxy(obj, {
-        get: (target, prop, receiver) => {
-          const value = Reflect.get(target, prop, receiver) as unknown;
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]) => {
-            const out = (value as (...a: unknown[]) => unknown).apply(target, args);
-            if (!this.#active || !(out instanceof Promise)) return out;
-            const d = this.#finished + 1;
-            const wave = this.#byWave[d - 1] ?? [];
-            this.#byWave[d - 1] = wave;
-            wave.push(`${role}.${String(prop)}`);
-            const answered = () =>
-              new Promise<void>((resolve) =>
-                setImmediate(() => {
-                  this.#finished = Math.max(this.#finished, d);
-                  resolve();
-                }),
-              );
-            return out.then(
-              async (v) => {
-                await answered();
-                return v;
-              },
-              async (e) => {
-                await answered();
-                throw e;
-              },
-            );
-          };
+    this.store = interceptStore(inner, (role, method, call) => {
+      const out = call();
+      if (!this.#active || !(out instanceof Promise)) return out;
+      const d = this.#finished + 1;
+      const wave = this.#byWave[d - 1] ?? [];
+      this.#byWave[d - 1] = wave;
+      wave.push(`${role}.${method}`);
+      const answered = () =>
+        new Promise<void>((resolve) =>
+          setImmediate(() => {
+            this.#finished = Math.max(this.#finished, d);
+            resolve();
+          }),
+        );
+      return out.then(
+        async (v) => {
+          await answered();
+          return v;
         },
-      });
-    this.store = new Proxy(inner, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
-        if (value !== null && typeof value === 'object' && prop !== 'capabilities')
-          return wrapRole(String(prop), value);
-        return value;
-      },
+        async (e) => {
+          await answered();
+          throw e;
+        },
+      );
     });
   }
 

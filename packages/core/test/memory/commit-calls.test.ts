@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
-import type { MemoryStore, StoreCapabilities } from '../../src/ports/memory-store.js';
+import type { StoreCapabilities } from '../../src/ports/memory-store.js';
+import { interceptStore } from '../../src/testing/intercept-store.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
 import { failing, withPort } from '../helpers/world.js';
 import { ALICE, GUILD, harness, op, ops } from './helpers.js';
@@ -48,20 +49,7 @@ function overlapProbe(transactions: StoreCapabilities['transactions']) {
   let inFlight = 0;
   let overlaps = 0;
   const capabilities = { ...inner.capabilities, transactions };
-  const role = (obj: object) =>
-    new Proxy(obj, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const out = (value as (...a: unknown[]) => unknown).apply(target, args);
-          if (depth === 0 || !(out instanceof Promise)) return out;
-          if (++inFlight > 1) overlaps++;
-          return out.finally(() => inFlight--);
-        };
-      },
-    });
-  const store = new Proxy(inner, {
+  const claimed = new Proxy(inner, {
     get(target, prop, receiver) {
       if (prop === 'capabilities') return capabilities;
       if (prop === 'transaction')
@@ -74,12 +62,15 @@ function overlapProbe(transactions: StoreCapabilities['transactions']) {
               depth--;
             }
           });
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
-      if (value !== null && typeof value === 'object') return role(value);
-      return value;
+      return Reflect.get(target, prop, receiver);
     },
-  }) as MemoryStore;
+  });
+  const store = interceptStore(claimed, (_role, _method, call) => {
+    const out = call();
+    if (depth === 0 || !(out instanceof Promise)) return out;
+    if (++inFlight > 1) overlaps++;
+    return out.finally(() => inFlight--);
+  });
   return { store, overlaps: () => overlaps };
 }
 

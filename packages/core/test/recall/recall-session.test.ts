@@ -4,31 +4,16 @@ import { createIdentityService } from '../../src/identity/identity-service.js';
 import type { MemoryStore } from '../../src/ports/memory-store.js';
 import { createRecallService } from '../../src/recall/recall-service.js';
 import { RecallSession } from '../../src/recall/recall-session.js';
+import { interceptStore } from '../../src/testing/intercept-store.js';
 import { G, makeFact, seed, world } from '../helpers/world.js';
 
 /** The store with every port method call counted as `role.method`. */
 function counted(store: MemoryStore): { store: MemoryStore; calls: Map<string, number> } {
   const calls = new Map<string, number>();
-  const wrap = (role: string, port: object) =>
-    new Proxy(port, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const k = `${role}.${String(prop)}`;
-          calls.set(k, (calls.get(k) ?? 0) + 1);
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
-  const proxy = new Proxy(store, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
-      if (value !== null && typeof value === 'object' && prop !== 'capabilities')
-        return wrap(String(prop), value);
-      return value;
-    },
+  const proxy = interceptStore(store, (role, method, call) => {
+    const k = `${role}.${method}`;
+    calls.set(k, (calls.get(k) ?? 0) + 1);
+    return call();
   });
   return { store: proxy, calls };
 }
