@@ -1,11 +1,11 @@
 import type { Conversation } from './dataset.js';
 import { RecallTally } from './scoring.js';
-import { conversationMemory, type LevelOptions } from './turn-level.js';
+import { CHANNEL, conversationMemory, type LevelOptions } from './turn-level.js';
 
 /**
  * Observation level, as a bot author would import them: each observation becomes a manual fact
- * about its speaker through `facts.remember({ subjectId, text, subjectUsername, observedAt })`
- * (observedAt = its session's date), and each question goes through
+ * about its speaker through `facts.remember({ subjectId, text, subjectUsername, observedAt, channel })`
+ * (observedAt = its session's date, channel = the conversation's, as the turn level observes it), and each question goes through
  * `recall({ scope: 'guild', topK: k, maxPerSubject: k })`; a recalled fact hits evidence through
  * the dia_ids of the observation it was made from. Observations the quality gate refuses are
  * counted, not stored.
@@ -28,6 +28,8 @@ export async function runObservationLevel(conversations: readonly Conversation[]
             subjectUsername: o.speaker,
             text: o.text,
             observedAt: o.at,
+            // Learned in the conversation's channel (the one the turn level observes into).
+            channel: { channelId: CHANNEL, parentId: null },
           });
           // Identical observations become one reinforced fact: it stands for all of their dia_ids.
           sources.set(fact.id, [...new Set([...(sources.get(fact.id) ?? []), ...o.diaIds])]);

@@ -10,7 +10,8 @@ export interface LevelOptions {
   readonly makeStore?: () => MemoryStore | Promise<MemoryStore>;
 }
 
-const CHANNEL = 'locomo-dialogue';
+/** The one channel a LoCoMo conversation is observed into (its facts are learned there too). */
+export const CHANNEL = 'locomo-dialogue';
 const OBSERVE_BATCH = 200;
 const DAY_MS = 86_400_000;
 

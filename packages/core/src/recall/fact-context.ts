@@ -1,17 +1,23 @@
 import type { Fact } from '../model/fact.js';
 import type { ScoredFact } from './recall-types.js';
 
-/** Where and when a fact was said: its primary source message (null without sources). */
+/**
+ * Where and when a fact was said: its primary source message; without sources (a fact given to
+ * `facts.remember` with the channel it was learned in), that one channel at `observedAt`. Null
+ * when neither says where (no channel, or several).
+ */
 function origin(fact: Fact): { readonly channelId: string; readonly at: number } | null {
   const s = fact.sources.find((x) => x.role === 'primary') ?? fact.sources[0];
-  if (!s) return null;
-  return { channelId: s.channelId, at: (s.createdAt ?? fact.observedAt).getTime() };
+  if (s) return { channelId: s.channelId, at: (s.createdAt ?? fact.observedAt).getTime() };
+  const only = fact.channels.length === 1 ? fact.channels[0] : undefined;
+  return only ? { channelId: only.channelId, at: fact.observedAt.getTime() } : null;
 }
 
 /**
  * Conversation-context smoothing for facts, the fact-level twin of message neighbour smoothing:
- * facts whose primary sources lie in the same channel within `maxGapMs` of each other come from
- * one conversation and share its context. A fact is pulled towards the best score among its
+ * facts whose primary sources (or, for a fact without sources, its one channel and observedAt)
+ * lie in the same channel within `maxGapMs` of each other come from one conversation and share
+ * its context. A fact is pulled towards the best score among its
  * conversation neighbours in the list: score' = score + w / (1 + w) × max(0, best − score).
  * Context only helps (a fact with no better neighbour, or no sources, keeps its score) and scores
  * stay in [0, 1]. The neighbour score is exposed as `components.context`. Returns a new list

@@ -154,6 +154,39 @@ describe('facts.remember observedAt', () => {
     await memory.close();
   });
 
+  it('facts learned in one channel close in time share their conversation in recall', async () => {
+    const { memory } = harness();
+    const channel = { channelId: 'c-trip', parentId: null };
+    const at = (minute: number) => new Date(Date.parse('2026-05-01T10:00:00Z') + minute * 60_000);
+    const remember = (text: string, minute: number, where: typeof channel | null = channel) =>
+      memory.facts.remember({
+        guildId: GUILD,
+        subjectId: ALICE,
+        text,
+        observedAt: at(minute),
+        ...(where ? { channel: where } : {}),
+      });
+    await remember('Alice hiked the Kalalau trail in Kauai', 0);
+    const sameTalk = await remember('Alice got badly sunburnt on that vacation', 10);
+    const laterTalk = await remember('Alice got a new bicycle for commuting', 600);
+    const elsewhere = await remember('Alice got tickets for a jazz concert', 5, {
+      channelId: 'c-other',
+      parentId: null,
+    });
+    const nowhere = await remember('Alice got a library card', 5, null);
+    const result = await memory.recall({
+      guildId: GUILD,
+      text: 'what happened on the Kalalau trail hike, and what did Alice get',
+      topK: 10,
+      maxPerSubject: 10,
+    });
+    const context = new Map(result.facts.map((f) => [f.fact.id, f.components.context]));
+    expect(context.size).toBe(5);
+    expect(context.get(sameTalk.id)).toBeGreaterThan(0);
+    for (const other of [laterTalk, elsewhere, nowhere]) expect(context.get(other.id)).toBe(0);
+    await memory.close();
+  });
+
   it('rejects dates after now, naive timestamps and non-dates, storing nothing', async () => {
     const { memory } = harness();
     const base = { guildId: GUILD, subjectId: ALICE, text: 'Alice collects vintage postcards' };
