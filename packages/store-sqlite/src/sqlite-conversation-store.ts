@@ -86,7 +86,7 @@ export class SqliteConversationStore extends ConversationRolesBase {
     anchors: readonly WindowAnchor[],
     window: number,
   ): Promise<MessageWindow[]> {
-    return this.#c.run(() => readWindows(this.#c, this.#m, guildId, anchors, window));
+    return this.#c.run(() => readWindows(this.#c, guildId, anchors, window));
   }
 
   override authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]> {
