@@ -37,3 +37,22 @@ export async function countHistory(
     ctx.opts(),
   );
 }
+
+/** Uniform sample of up to `n` items without replacement (partial Fisher–Yates). */
+export function sample<T>(items: T[], n: number): T[] {
+  const k = Math.min(n, items.length);
+  for (let i = 0; i < k; i++) {
+    const j = i + Math.floor(Math.random() * (items.length - i));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items.slice(0, k);
+}
+
+/** topStrength's order: strength, then most recently reinforced, then id. */
+export function byStrength(a: FactDoc, b: FactDoc): number {
+  if (a.strength !== b.strength) return b.strength - a.strength;
+  const ta = a.lastReinforcedAt.getTime();
+  const tb = b.lastReinforcedAt.getTime();
+  if (ta !== tb) return tb - ta;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

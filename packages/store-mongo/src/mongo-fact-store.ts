@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   ErrorCode,
   type Fact,
@@ -28,9 +27,10 @@ import {
   toFactDoc,
   toHistoryDoc,
 } from './mongo-fact-mapping.js';
-import { countHistory, factPage } from './mongo-fact-pages.js';
+import { byStrength, countHistory, factPage, sample } from './mongo-fact-pages.js';
+import { findByText, findByTexts, textLockKeys } from './mongo-fact-texts.js';
 import { factAlternatives, factPasses, factQuery } from './mongo-filters.js';
-import { docKey, newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
+import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import type { FactDoc, HistoryDoc } from './mongo-memory-docs.js';
 import { raw } from './raw-doc.js';
 
@@ -109,11 +109,7 @@ export class MongoFactStore extends FactStoreBase {
     normalizedText: string,
   ): Promise<Fact | null> {
     await this.#ctx.enter();
-    const doc = await this.#ctx.c.facts.findOne(textFilter(guildId, { subjectId, normalizedText }), {
-      sort: { id: 1 },
-      ...this.#ctx.opts(),
-    });
-    return doc ? fromFactDoc(doc) : null;
+    return findByText(this.#ctx, guildId, { subjectId, normalizedText });
   }
 
   override async insertDistinct(guildId: string, facts: readonly Fact[]): Promise<(Fact | null)[]> {
@@ -124,10 +120,9 @@ export class MongoFactStore extends FactStoreBase {
     // Without a lock the check and the insert are two steps: two processes could both find
     // nothing and both insert (FerretDB has no transactions; a MongoDB transaction does not
     // conflict on rows that do not exist yet). One key per (subject, text) serialises them.
-    const keys = facts.map((f) =>
-      docKey(g, f.subjectId, createHash('sha256').update(f.normalizedText).digest('hex').slice(0, 32)),
+    return this.#ctx.guard.withKeys('fact_text', textLockKeys(g, facts), () =>
+      super.insertDistinct(g, facts),
     );
-    return this.#ctx.guard.withKeys('fact_text', keys, () => super.insertDistinct(g, facts));
   }
 
   override async findByNormalizedTexts(
@@ -135,27 +130,7 @@ export class MongoFactStore extends FactStoreBase {
     keys: readonly NormalizedTextKey[],
   ): Promise<(Fact | null)[]> {
     await this.#ctx.enter();
-    const filters = keys.map((k) => textFilter(guildId, k));
-    if (filters.length === 0) return [];
-    // FerretDB scans the collection for an `$or`, but answers each equality filter from its
-    // pushdown: there, one read per key, all at once.
-    if (this.#ctx.profile.ferret && !this.#ctx.session())
-      return this.#ctx.each(filters, async (f) => {
-        const doc = await this.#ctx.c.facts.findOne(f, { sort: { id: 1 } });
-        return doc ? fromFactDoc(doc) : null;
-      });
-    const docs = await this.#ctx.c.facts
-      .find({ $or: filters }, { sort: { id: 1 }, ...this.#ctx.opts() })
-      .toArray();
-    const first = new Map<string, FactDoc>();
-    for (const d of docs) {
-      const k = textKey(d.subjectId, d.normalizedText);
-      if (!first.has(k)) first.set(k, d);
-    }
-    return keys.map((k) => {
-      const d = first.get(textKey(k.subjectId, k.normalizedText));
-      return d ? fromFactDoc(d) : null;
-    });
+    return findByTexts(this.#ctx, guildId, keys);
   }
 
   override async list(options: ListFactsOptions): Promise<Page<Fact>> {
@@ -300,36 +275,4 @@ export class MongoFactStore extends FactStoreBase {
       .toArray();
     return docs.map((d) => fromHistoryDoc(d as HistoryDoc));
   }
-}
-
-/** Uniform sample of up to `n` items without replacement (partial Fisher–Yates). */
-function sample<T>(items: T[], n: number): T[] {
-  const k = Math.min(n, items.length);
-  for (let i = 0; i < k; i++) {
-    const j = i + Math.floor(Math.random() * (items.length - i));
-    [items[i], items[j]] = [items[j] as T, items[i] as T];
-  }
-  return items.slice(0, k);
-}
-
-/** topStrength's order: strength, then most recently reinforced, then id. */
-function byStrength(a: FactDoc, b: FactDoc): number {
-  if (a.strength !== b.strength) return b.strength - a.strength;
-  const ta = a.lastReinforcedAt.getTime();
-  const tb = b.lastReinforcedAt.getTime();
-  if (ta !== tb) return tb - ta;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-const textKey = (subjectId: string | null, normalizedText: string) =>
-  `${subjectId ?? ''}\u0000${normalizedText}`;
-
-/** The active facts of a subject (null: the server) with exactly this normalized text. */
-function textFilter(guildId: string, key: NormalizedTextKey) {
-  return {
-    guildId: { $eq: requireString(guildId, 'guildId') },
-    subjectId: key.subjectId === null ? null : { $eq: requireString(key.subjectId, 'subjectId') },
-    normalizedText: { $eq: requireString(key.normalizedText, 'normalizedText') },
-    active: true,
-  };
 }

@@ -17,15 +17,15 @@ import { type DepthCache, enqueueRows } from './mongo-enqueue.js';
 import { foldIntake, guildQueue, sweepIntake } from './mongo-intake.js';
 import { finite, requireId, requireString, validDate } from './mongo-keys.js';
 import { MongoLeases } from './mongo-leases.js';
-import { beyond, messageKey, messageTerms, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
+import { messageKey, messageTerms } from './mongo-message-mapping.js';
 import { changeItems, completeItems, failItems, sweepItems } from './mongo-queue-items.js';
 import {
   bucketKey,
   byAge,
   guildFilter,
   isEligible,
+  recentChat,
   storedWithItem,
-  withQueueState,
 } from './mongo-queue-state.js';
 
 /** Items queued this long ago without their row ever being inserted are dropped. */
@@ -263,22 +263,7 @@ export class MongoIngestQueue extends IngestQueueBase {
     },
   ): Promise<StoredMessage[]> {
     await this.#ctx.enter();
-    if (options.limit <= 0) return [];
-    const base = { guildId: { $eq: requireString(guildId, 'guildId') }, kind: 'chat', rawStored: true };
-    const after = options.after;
-    const filter = after
-      ? {
-          ...base,
-          ...beyond('$gt', {
-            createdAt: validDate(after.createdAt, 'after.createdAt'),
-            messageId: requireString(after.messageId, 'after.messageId'),
-          }),
-        }
-      : base;
-    const docs = await this.#ctx.c.messages
-      .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(options.limit), ...this.#ctx.opts() })
-      .toArray();
-    return withQueueState(this.#ctx, docs.reverse() as MessageDoc[]);
+    return recentChat(this.#ctx, guildId, options);
   }
 
   /** Groups message ids of a guild by bucket (known from our claims, else read from the rows). */

@@ -4,9 +4,9 @@ import { DELETE } from './guard-types.js';
 import { bucketsById, changeBuckets } from './mongo-buckets.js';
 import type { MongoContext } from './mongo-context.js';
 import type { MessageDoc, OutcomeDoc, QueueItem } from './mongo-conversation-docs.js';
-import { requireString } from './mongo-keys.js';
+import { requireString, validDate } from './mongo-keys.js';
 import { leaseKey } from './mongo-leases.js';
-import { fromMessageDoc, messageKey } from './mongo-message-mapping.js';
+import { beyond, fromMessageDoc, messageKey, REVERSE_CHRONOLOGICAL } from './mongo-message-mapping.js';
 
 /**
  * Where a row's queue state lives. The message document is written once (content changes only on
@@ -150,4 +150,31 @@ export async function deleteMessages(
   await dropItems(ctx, rows);
   await ctx.deleteIds(ctx.c.outcomes, keys);
   return ctx.deleteIds(ctx.c.messages, keys);
+}
+
+/** The guild's latest raw chat messages (after a position, if given), oldest first, with queue state. */
+export async function recentChat(
+  ctx: MongoContext,
+  guildId: string,
+  options: {
+    readonly limit: number;
+    readonly after?: { readonly createdAt: Date; readonly messageId: string };
+  },
+): Promise<StoredMessage[]> {
+  if (options.limit <= 0) return [];
+  const base = { guildId: { $eq: requireString(guildId, 'guildId') }, kind: 'chat', rawStored: true };
+  const after = options.after;
+  const filter = after
+    ? {
+        ...base,
+        ...beyond('$gt', {
+          createdAt: validDate(after.createdAt, 'after.createdAt'),
+          messageId: requireString(after.messageId, 'after.messageId'),
+        }),
+      }
+    : base;
+  const docs = await ctx.c.messages
+    .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(options.limit), ...ctx.opts() })
+    .toArray();
+  return withQueueState(ctx, docs.reverse() as MessageDoc[]);
 }
