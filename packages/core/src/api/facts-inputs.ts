@@ -81,6 +81,8 @@ export const rememberSchema = z
      * Where the fact was learned, when it came from a conversation (e.g. `/memory remember` in a
      * channel): it is then shown only to audiences the policy lets see that channel. Without it the
      * fact is channel-free (shown everywhere in the guild unless `access.channelFreeVisible` is off).
+     * Facts remembered in one channel with `observedAt` within `retrieval.neighborMaxGapMinutes`
+     * of each other count as one conversation in recall (`retrieval.factContextWeight`).
      */
     channel: sourceChannelSchema.optional(),
   })
