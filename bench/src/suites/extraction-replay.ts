@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { type BatchCompleted, createMemory } from '@permafrost/core';
 import { FixedClock, type RecordedOpenAiRequest, type ScriptedOpenAiServer } from '@permafrost/core/testing';
+import { stubExtractionConfig } from '../harness/stub-llm.js';
 import { round } from '../harness/suite.js';
 import type { Conversation } from '../locomo/dataset.js';
 import { prng } from '../stats.js';
@@ -91,19 +92,10 @@ export async function replay(
   for (const conv of conversations) {
     const clock = new FixedClock(conv.turns[0]?.at ?? new Date());
     const memory = createMemory(
-      {
-        storage: `sqlite://${join(workDir, `extraction-${paceSeconds}-${conv.sampleId}.db`)}`,
-        access: { requireAudience: false },
-        llm: {
-          baseUrl: server.url,
-          apiKey: 'stub',
-          model: 'stub-extractor',
-          structuredOutputs: 'json_object',
-          maxRetries: 0,
-        },
-        embeddings: 'hashing',
-        workers: { enabled: false },
-      },
+      stubExtractionConfig(
+        `sqlite://${join(workDir, `extraction-${paceSeconds}-${conv.sampleId}.db`)}`,
+        server.url,
+      ),
       { clock },
     );
     // A unit (one call, or one batch closed without a call) is noise when every batch in it is a lurker's.

@@ -23,6 +23,7 @@ import { replyAsJsonChild } from '../harness/child.js';
 import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
 import { parseArgs } from '../harness/env.js';
 import { GUILD } from '../harness/seed.js';
+import { stubExtractionConfig } from '../harness/stub-llm.js';
 import { prng } from '../stats.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -72,22 +73,7 @@ async function main(): Promise<unknown> {
     };
   };
   const server = await startScriptedOpenAiServer({ handler: extractionReply });
-  const memory = createMemory(
-    {
-      storage: location,
-      access: { requireAudience: false },
-      llm: {
-        baseUrl: server.url,
-        apiKey: 'stub',
-        model: 'stub-extractor',
-        structuredOutputs: 'json_object',
-        maxRetries: 0,
-      },
-      embeddings: 'hashing',
-      workers: { enabled: false },
-    },
-    { store },
-  );
+  const memory = createMemory(stubExtractionConfig(location, server.url), { store });
   const commits: CommandCount[] = [];
   let factsCommitted = 0;
   memory.events.on('BatchCompleted', (b) => {
