@@ -8,7 +8,6 @@ import { createHashingEmbedder, type Fact, type Link, type MemoryStore } from '@
 import { normalizeAlias, resolveStoreFactory } from '@permafrost/core/internal';
 import { makeFact } from '@permafrost/core/testing';
 import { createSqliteStore } from '@permafrost/store-sqlite';
-import { MongoClient } from 'mongodb';
 import { type Member, makeFactTexts } from '../community.js';
 import { prng } from '../stats.js';
 
@@ -53,6 +52,9 @@ export function mongoDatabaseUrl(base: string, db: string): string {
  * version string too, so the version cannot tell).
  */
 export async function mongoServerKind(url: string): Promise<'ferretdb' | 'mongodb'> {
+  // Loaded here, not at the top: a SQLite worker importing this module must not carry the Mongo
+  // driver (and its buffer pool) in the memory it measures.
+  const { MongoClient } = await import('mongodb');
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
   try {
     const info = (await client.db('admin').command({ buildInfo: 1 })) as {
