@@ -168,7 +168,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   }
   if (s100?.query.rssSplitMiB)
     notes.push(
-      `RSS at 100k facts after the queries: ${s100.query.rssAfterMiB} MiB, of which ${s100.query.rssSplitMiB.anon} MiB anonymous (JS heap, SQLite page cache of 32 MiB, native) and ${s100.query.rssSplitMiB.file} MiB file-backed (code, plus at most 32 MiB of the database file mapped by SQLite; the rest is read with copies from the kernel's page cache, which does not count in RSS). Peak RSS is read when the timed passes end, before the profiling passes open more stores; the Mongo driver (its code and its 16 MiB buffer pool) is loaded only by Mongo rows.`,
+      `RSS at 100k facts after the queries: ${s100.query.rssAfterMiB} MiB, of which ${s100.query.rssSplitMiB.anon} MiB anonymous (JS heap, SQLite page cache of 32 MiB, native) and ${s100.query.rssSplitMiB.file} MiB file-backed (code, plus at most 32 MiB of the database file mapped by SQLite; the rest is read with copies from the kernel's page cache, which does not count in RSS). Peak RSS is read when the timed passes end, before the profiling passes open more stores; the Mongo driver (its code and a buffer pool of about 17 MiB) is loaded only by Mongo rows.`,
     );
   notes.push(
     'Facts are seeded through the store (fact + vector + subject link per fact, 1,000 per transaction) with 256-dim hashing vectors; questions mention a member by name and by mention and a topic ("does Maya still do chess openings?"). promptContext and recall are interleaved per question; p50/p95 are medians over repetitions.',
