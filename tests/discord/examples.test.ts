@@ -68,8 +68,14 @@ describe('examples start against the emulator and answer a ping', () => {
     expect(noted?.content).toMatch(/remember that/);
     const facts = await bot.memory.facts.getAll({ guildId: G, subjectId: ids.bob });
     expect(facts.map((f) => f.text).join(' ')).toMatch(/chess/);
-    const history = await bot.memory.conversation.threadHistory({ guildId: G, channelId: ids.general });
-    expect(history.filter((m) => m.isBot)).toHaveLength(2);
+    // replyWithCitations records a reply after Discord accepted it: the emulator can show the
+    // second reply before the memory has it.
+    const botTurns = async () =>
+      (await bot.memory.conversation.threadHistory({ guildId: G, channelId: ids.general })).filter(
+        (m) => m.isBot,
+      );
+    await waitUntil(async () => (await botTurns()).length >= 2);
+    expect(await botTurns()).toHaveLength(2);
   });
 
   it('omni-bot registers /memory, answers a ping and a /memory command', async () => {
