@@ -19,7 +19,7 @@ function origin(fact: Fact): { readonly channelId: string; readonly at: number }
  * lie in the same channel within `maxGapMs` of each other come from one conversation and share
  * its context. A fact is pulled towards the best score among its
  * conversation neighbours in the list: score' = score + w / (1 + w) × max(0, best − score).
- * Context only helps (a fact with no better neighbour, or no sources, keeps its score) and scores
+ * Context only helps (a fact with no better neighbour, or no place and time of its own, keeps its score) and scores
  * stay in [0, 1]. The neighbour score is exposed as `components.context`. Returns a new list
  * sorted by the new score (stable).
  */
