@@ -27,7 +27,8 @@ const BUSY_MARGIN_MS = 30_000;
  * version stamp `ep` (fresh for each version), and a writer must first insert the version token
  * `<collection>|<_id>|<ep>|1`: of all writers that read that version, exactly one gets to change
  * it. The winner re-reads the document (a token can outlive its version when the previous holder
- * finished and deleted it), writes it with a new `ep`, and deletes the token.
+ * finished and deleted it), writes it with a new `ep`, and deletes the token (sent at once, not
+ * waited for: the version it names is gone; the store's close waits for the deletes in flight).
  *
  * A writer that crashes while holding a token leaves it behind; once it is older than the TTL,
  * contenders escalate to `|2`, `|3`, … (again by insert, so again exactly one wins). Tokens left
@@ -44,11 +45,20 @@ export class DocGuard {
   /** In-process locks per document (shared by every guard of one store). */
   readonly locks: KeyedLocks;
 
-  constructor(host: GuardHost, tokens: Collection<TokenDoc>, ttlMs: number, locks?: KeyedLocks) {
+  /** Token deletes still in flight (shared by every guard of one store). */
+  readonly releases: Set<Promise<void>>;
+
+  constructor(host: GuardHost, tokens: Collection<TokenDoc>, ttlMs: number, parent?: DocGuard) {
     this.#host = host;
-    this.#tokens = new VersionTokens(host, tokens, ttlMs);
+    this.releases = parent?.releases ?? new Set();
+    this.#tokens = new VersionTokens(host, tokens, ttlMs, this.releases);
     this.#ttlMs = ttlMs;
-    this.locks = locks ?? new KeyedLocks();
+    this.locks = parent?.locks ?? new KeyedLocks();
+  }
+
+  /** Resolves once every token delete sent so far has been answered (the store awaits it on close). */
+  settled(): Promise<void> {
+    return this.#tokens.settled();
   }
 
   async mutate<D extends GuardedDoc>(
@@ -119,11 +129,10 @@ export class DocGuard {
       });
       return await fn();
     } finally {
-      try {
-        await this.#tokens.release(heldIds);
-      } finally {
-        release();
-      }
+      // This process's next holder of a key waits for the delete (it would lose the insert before
+      // it); the caller does not.
+      if (heldIds.length > 0) this.#tokens.releaseSoon(heldIds, release);
+      else release();
     }
   }
 
@@ -208,7 +217,10 @@ export class DocGuard {
         else retry.push(w.id);
       }
     } finally {
-      await this.#tokens.release([...held.values()].flat());
+      // Every token written here names a version that is gone once the write landed; if it did
+      // not, contenders (and this process's own retry) back off until the delete arrives.
+      const ids = [...held.values()].flat();
+      if (ids.length > 0) this.#tokens.releaseSoon(ids);
     }
     return retry;
   }

@@ -62,7 +62,7 @@ export class MongoContext {
     this.#parent = parent;
     this.#gate = parent ? parent.#gate : new ScopeGate<TxScope>();
     this.#reads = parent ? parent.#reads : new SharedReads();
-    this.guard = new DocGuard(this, this.c.tokens, options.guardTtlMs, parent?.guard.locks);
+    this.guard = new DocGuard(this, this.c.tokens, options.guardTtlMs, parent?.guard);
   }
 
   get profile(): ServerProfile {

@@ -117,6 +117,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
     },
     transaction: (fn) => ctx.transaction(fn),
     async close() {
+      await ctx.guard.settled();
       if (owned) await client.close();
     },
   };

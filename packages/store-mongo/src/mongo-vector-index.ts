@@ -17,6 +17,13 @@ import { raw } from './raw-doc.js';
 import { TopK } from './top-k.js';
 
 const DIMS_KEY = 'vectors.dims';
+/**
+ * How long a write may rely on the vector length it last read: one extraction commit writes fact
+ * and message vectors moments apart, and each re-read is a round trip. Only a reset by another
+ * process (a reindex) changes the length; vectors written in this window with the old length are
+ * skipped by every search (it scores only vectors of the query's length) until reindexed again.
+ */
+const DIMS_REUSE_MS = 5_000;
 /** Vectors per cursor batch of the in-process scan: what the process holds at once, beside the top k. */
 const SCAN_BATCH = 1000;
 const SERVER = SERVER_SCOPE;
@@ -73,7 +80,7 @@ export class MongoVectorIndex extends VectorIndexBase {
     await this.#ctx.enter();
     if (items.length === 0) return;
     const lengths = new Set(items.map((it) => it.vector.length));
-    let dims = await this.#dims();
+    let dims = await this.#ctx.recent('store_meta', DIMS_KEY, DIMS_REUSE_MS, () => this.#dims());
     if (dims === null) {
       const [first] = lengths;
       if (lengths.size !== 1 || first === undefined) throw mismatch();

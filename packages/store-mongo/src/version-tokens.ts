@@ -20,11 +20,19 @@ export class VersionTokens {
   readonly #host: { readonly logger: Logger | undefined };
   readonly #tokens: Collection<TokenDoc>;
   readonly #ttlMs: number;
+  readonly #inFlight: Set<Promise<void>>;
 
-  constructor(host: { readonly logger: Logger | undefined }, tokens: Collection<TokenDoc>, ttlMs: number) {
+  /** `inFlight`: deletes sent by `releaseSoon` and not answered yet (shared by a store's guards). */
+  constructor(
+    host: { readonly logger: Logger | undefined },
+    tokens: Collection<TokenDoc>,
+    ttlMs: number,
+    inFlight: Set<Promise<void>>,
+  ) {
     this.#host = host;
     this.#tokens = tokens;
     this.#ttlMs = ttlMs;
+    this.#inFlight = inFlight;
   }
 
   /** Inserts the version tokens; returns, per won document, every token id to delete afterwards. */
@@ -79,6 +87,30 @@ export class VersionTokens {
       await this.#tokens.deleteMany(
         tokenIds.length === 1 ? { _id: tokenIds[0] as string } : { _id: { $in: tokenIds } },
       );
+  }
+
+  /**
+   * Deletes held tokens without making the caller wait for the answer: the delete is sent now, as
+   * it would be if awaited, and nothing the caller does next depends on it (a token of a version
+   * that was written names a dead version; a contender for a token still present backs off and
+   * retries). `then` runs once the delete was answered. A failed delete is logged; the token then
+   * expires like a crashed writer's and is swept at setup.
+   */
+  releaseSoon(tokenIds: string[], then?: () => void): void {
+    const p: Promise<void> = this.release(tokenIds)
+      .catch((error: unknown) =>
+        this.#host.logger?.({ level: 'warn', event: 'store.mongo.token_release_failed', error }),
+      )
+      .finally(() => {
+        this.#inFlight.delete(p);
+        then?.();
+      });
+    this.#inFlight.add(p);
+  }
+
+  /** Resolves once every delete sent by `releaseSoon` so far has been answered. */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
   }
 
   /** Deletes tokens older than `ageMs` (left by crashed writers, or naming dead versions). */

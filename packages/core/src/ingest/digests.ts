@@ -25,19 +25,22 @@ export async function refreshDigest(
   const every = deps.config.extraction.digestEveryFacts;
   const model = deps.smallLlm;
   if (!model || (every === 0 && !force)) return 'skipped';
-  const optedOut = new Set(await deps.store.consent.optedOutUsers(guildId));
-  // Never summarise what a member who opted out (or a bot) said about the subject.
-  const facts = (
-    await deps.store.facts.topStrength(
+  // The three reads are independent: one round trip, not three.
+  const [optedOutIds, top, current] = await Promise.all([
+    deps.store.consent.optedOutUsers(guildId),
+    deps.store.facts.topStrength(
       subjectId === null ? { guildId, serverOnly: true } : { guildId, subjectIds: [subjectId] },
       deps.config.lifecycle.maxFactsPerUser,
-    )
-  ).filter((f) => {
+    ),
+    deps.store.digests.getDigest(guildId, subjectId),
+  ]);
+  const optedOut = new Set(optedOutIds);
+  // Never summarise what a member who opted out (or a bot) said about the subject.
+  const facts = top.filter((f) => {
     const speaker = f.attribution.speakerId;
     return speaker === null || (!optedOut.has(speaker) && !deps.isBot(speaker));
   });
   if (facts.length < 2) return 'skipped';
-  const current = await deps.store.digests.getDigest(guildId, subjectId);
   if (!force && facts.length - (current?.sourceFactCount ?? 0) < every) return 'skipped';
   const summarised = facts.slice(0, MAX_DIGEST_FACTS);
   const input: SummarizeInput = {

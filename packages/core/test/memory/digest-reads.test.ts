@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { createInMemoryStore } from '../../src/index.js';
+import { StoreWaves } from '../../src/testing/store-waves.js';
+import { ALICE, GUILD, harness, op, ops } from './helpers.js';
+
+/**
+ * Refreshing a member's digest after a commit reads the opt-outs, the member's strongest facts and
+ * the current digest. None of the three depends on another, so they go out together: on a remote
+ * store that is one round trip, not three.
+ */
+describe('digest refresh', () => {
+  it('reads opt-outs, strongest facts and the current digest in one wave', async () => {
+    const counted = new StoreWaves(createInMemoryStore());
+    const h = harness(
+      { extraction: { digestEveryFacts: 2, digestSanityThreshold: 0.3 } },
+      { store: counted.store },
+    );
+    h.llm.script(
+      'extraction',
+      ops(
+        op({ text: 'Alice grows tomatoes on her balcony' }),
+        op({ text: 'Alice grows peppers in her garden' }),
+      ),
+    );
+    h.llm.script('summarize', 'Alice grows tomatoes on her balcony and peppers in her garden.');
+    await h.say(ALICE, 'i grow tomatoes on my balcony and peppers in the garden');
+    const { byWave } = await counted.measure(() => h.memory.flush({ guildId: GUILD }));
+    const digestWave = byWave.find((wave) => wave.includes('digests.getDigest'));
+    expect(digestWave).toEqual(expect.arrayContaining(['consent.optedOutUsers', 'facts.topStrength']));
+    // The digest was written from those reads.
+    const block = (await h.memory.promptContext({ guildId: GUILD, askerId: ALICE, text: 'what do i grow?' }))
+      .injectionBlock;
+    expect(block).toContain('Summary:');
+    await h.memory.close();
+  });
+});

@@ -1,0 +1,86 @@
+import { G1, makeFact, T0 } from '@permafrost/store-conformance';
+import { createMongoStore } from '@permafrost/store-mongo';
+import type { CommandStartedEvent } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { mongoSelected, scratchDatabase } from './backend-selection.js';
+
+/** Round trips that writes do not wait for (each is latency a bot far from its server pays). */
+describe.runIf(mongoSelected)('mongo store write round trips', () => {
+  const mongo = scratchDatabase('pf_write_rt', { monitorCommands: true });
+
+  /**
+   * A guarded write deletes its version token after the write, but the caller does not wait for
+   * that delete's answer (the token names a version that no longer exists). Closing the store
+   * waits for the deletes still in flight.
+   */
+  it('returns from a guarded update before its token delete is answered, and close waits for it', async () => {
+    const { client, db } = mongo;
+    const store = createMongoStore({ client, dbName: `${db}_release` });
+    await store.setup();
+    const fact = makeFact({ text: 'release after the write' });
+    await store.facts.insert([fact]);
+    const deletes = new Map<number, 'sent' | 'answered'>();
+    const started = (e: CommandStartedEvent) => {
+      if (e.commandName === 'delete' && e.command['delete'] === 'version_tokens')
+        deletes.set(e.requestId, 'sent');
+    };
+    const answered = (e: { requestId: number }) => {
+      if (deletes.has(e.requestId)) deletes.set(e.requestId, 'answered');
+    };
+    client.on('commandStarted', started);
+    client.on('commandSucceeded', answered);
+    client.on('commandFailed', answered);
+    try {
+      const next = await store.facts.update(G1, fact.id, { strength: 4 }, { at: T0 });
+      expect(next?.strength).toBe(4);
+      // The update returned without waiting for the delete's answer (the driver may not even have
+      // written it to a connection yet).
+      expect([...deletes.values()]).not.toContain('answered');
+      await store.close();
+      expect([...deletes.values()]).toEqual(['answered']);
+      expect(await client.db(`${db}_release`).collection('version_tokens').countDocuments()).toBe(0);
+    } finally {
+      client.off('commandStarted', started);
+      client.off('commandSucceeded', answered);
+      client.off('commandFailed', answered);
+      await store.close();
+    }
+  });
+
+  it('reads the stored vector length once for vector writes moments apart, and again after a reset', async () => {
+    const { client, db } = mongo;
+    const store = createMongoStore({ client, dbName: `${db}_dims` });
+    await store.setup();
+    const vector = (id: string, dims: number) => ({
+      kind: 'fact' as const,
+      id,
+      guildId: G1,
+      subjectId: 'u1',
+      active: true,
+      vector: new Float32Array(dims).fill(0.5),
+    });
+    let dimsReads = 0;
+    const started = (e: CommandStartedEvent) => {
+      if (e.commandName === 'find' && e.command['find'] === 'store_meta') dimsReads++;
+    };
+    client.on('commandStarted', started);
+    try {
+      await store.vectors.upsert([vector('a', 8)]);
+      dimsReads = 0;
+      await store.vectors.upsert([vector('b', 8)]);
+      await store.vectors.upsert([vector('c', 8)]);
+      expect(dimsReads).toBeLessThanOrEqual(1);
+      // A different length is still refused, from the remembered length.
+      await expect(store.vectors.upsert([vector('d', 4)])).rejects.toMatchObject({
+        code: 'DIMENSION_MISMATCH',
+      });
+      // A reset by this process forgets it: the next write sets the new length.
+      await store.vectors.reset();
+      await store.vectors.upsert([vector('e', 4)]);
+      expect(await store.vectors.dimensions()).toBe(4);
+    } finally {
+      client.off('commandStarted', started);
+      await store.close();
+    }
+  });
+});
