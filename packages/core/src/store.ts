@@ -58,6 +58,7 @@ export type {
   ClaimRequest,
   ClaimResult,
   DueKeysQuery,
+  EnqueueOptions,
   EnqueueOutcome,
   FailRequest,
   FailResult,

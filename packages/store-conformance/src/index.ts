@@ -13,6 +13,7 @@ import { memberReadsSuite } from './suites/member-reads.js';
 import { nulTextSuite } from './suites/nul-text.js';
 import { purgeSuite } from './suites/purge.js';
 import { queueSuite } from './suites/queue.js';
+import { queueAdmissionSuite } from './suites/queue-admission.js';
 import { reactionSuite } from './suites/reactions.js';
 import { retentionSuite } from './suites/retention.js';
 import { transactionSuite } from './suites/transactions.js';
@@ -57,9 +58,15 @@ export function describeStoreConformance(options: ConformanceOptions): void {
   });
 }
 
-/** The message queue: idempotent enqueue, due keys, leases, retries and dead letters. */
+/**
+ * The message queue: idempotent enqueue (held back until consent is granted), due keys, leases,
+ * retries and dead letters.
+ */
 export function describeQueueConformance(options: ConformanceOptions): void {
-  describe(`${options.name} queue conformance`, () => queueSuite(options));
+  describe(`${options.name} queue conformance`, () => {
+    queueSuite(options);
+    queueAdmissionSuite(options);
+  });
 }
 
 /** Vector search: exact KNN without recency caps, scopes, activity and dimensions. */

@@ -34,12 +34,18 @@ async function readDepth(ctx: MongoContext, guildId: string): Promise<number> {
  * trip); otherwise, and before refusing, the depth is read first. Several processes enqueueing into
  * one guild at the same moment can overshoot the bound by the rows in flight. A duplicate never
  * takes a slot.
+ *
+ * With `admitted` (the caller's consent answer, see `EnqueueOptions`), the intake records, which
+ * hold no message content, are inserted while it is pending and the rows only once it resolved
+ * true: observe pays one round trip for both. When it resolves false (or rejects) the records just
+ * inserted are deleted and every row is `withheld` (or the call rejects).
  */
 export async function enqueueRows(
   ctx: MongoContext,
   messages: readonly StoredMessage[],
   maxDepth: number,
   known: DepthCache,
+  admitted?: Promise<boolean>,
 ): Promise<EnqueueOutcome[]> {
   const rows: Row[] = messages.map((m, index) => ({
     index,
@@ -82,7 +88,17 @@ export async function enqueueRows(
     }
     const reread = fresh === null && refresh.length > 0;
     if (reread) fresh = readDepths(ctx, refresh);
-    const stored = pass.length > 0 ? await storeRows(ctx, pass) : new Set<number>();
+    const stored =
+      pass.length > 0
+        ? await storeRows(ctx, pass, admitted).catch(async (error: unknown) => {
+            await fresh?.catch(() => undefined);
+            throw error;
+          })
+        : new Set<number>();
+    if (stored === 'withheld') {
+      await fresh?.catch(() => undefined);
+      return rows.map(() => 'withheld');
+    }
     for (const r of pass) {
       if (stored.has(r.index)) outcomes[r.index] = 'accepted';
       else if (r.m.status === 'pending') depth.set(r.m.guildId, (depth.get(r.m.guildId) ?? 1) - 1);
@@ -114,8 +130,15 @@ async function readDepths(ctx: MongoContext, guilds: readonly string[]): Promise
   return out;
 }
 
-/** Intake records, then the rows; returns the indexes stored (the others were duplicates). */
-async function storeRows(ctx: MongoContext, rows: readonly Row[]): Promise<Set<number>> {
+/**
+ * Intake records, then the rows; returns the indexes stored (the others were duplicates), or
+ * `withheld` when `admitted` resolved false (nothing of the call is left stored).
+ */
+async function storeRows(
+  ctx: MongoContext,
+  rows: readonly Row[],
+  admitted: Promise<boolean> = Promise.resolve(true),
+): Promise<Set<number> | 'withheld'> {
   const intake: IntakeDoc[] = rows.map((r) => ({
     _id: r.doc._id,
     guildId: r.m.guildId,
@@ -129,7 +152,17 @@ async function storeRows(ctx: MongoContext, rows: readonly Row[]): Promise<Set<n
         : null,
   }));
   // A record already there belongs to an enqueue of the same row that is not folded yet.
-  const busy = await insertTolerant(raw(ctx.c.intake), intake);
+  const [inserted, gate] = await Promise.allSettled([insertTolerant(raw(ctx.c.intake), intake), admitted]);
+  if (inserted.status === 'rejected') throw inserted.reason;
+  const busy = inserted.value;
+  if (gate.status === 'rejected' || !gate.value) {
+    await ctx.deleteIds(
+      ctx.c.intake,
+      intake.filter((_, i) => !busy.has(i)).map((d) => d._id),
+    );
+    if (gate.status === 'rejected') throw gate.reason;
+    return 'withheld';
+  }
   const mine = rows.filter((_, i) => !busy.has(i));
   ctx.wrote('messages');
   const taken = await insertTolerant(

@@ -3,6 +3,7 @@ import type {
   ClaimRequest,
   ClaimResult,
   DueKeysQuery,
+  EnqueueOptions,
   EnqueueOutcome,
   FailRequest,
   FailResult,
@@ -54,8 +55,14 @@ export class MongoIngestQueue extends IngestQueueBase {
     this.#leases = new MongoLeases(this.#ctx);
   }
 
-  override async enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
-    return (await this.enqueueMany([message], maxDepth))[0] as EnqueueOutcome;
+  override async enqueue(
+    message: StoredMessage,
+    maxDepth: number,
+    options: EnqueueOptions = {},
+  ): Promise<EnqueueOutcome> {
+    await this.#ctx.enter();
+    const [outcome] = await enqueueRows(this.#ctx, [message], maxDepth, this.#depth, options.admitted);
+    return outcome as EnqueueOutcome;
   }
 
   override async enqueueMany(

@@ -3,6 +3,7 @@ import type {
   ClaimRequest,
   ClaimResult,
   DueKeysQuery,
+  EnqueueOptions,
   EnqueueOutcome,
   FailRequest,
   FailResult,
@@ -40,7 +41,13 @@ export class SqliteIngestQueue extends IngestQueueBase {
     return 'accepted';
   }
 
-  override enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
+  override async enqueue(
+    message: StoredMessage,
+    maxDepth: number,
+    options: EnqueueOptions = {},
+  ): Promise<EnqueueOutcome> {
+    // A local write costs no round trip: the consent answer is awaited before anything is written.
+    if (options.admitted !== undefined && !(await options.admitted)) return 'withheld';
     return this.#c.write(() => this.#enqueueOne(message, maxDepth));
   }
 

@@ -1,21 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { MemoryConfig } from '../config/schema.js';
 import { MemoryError } from '../errors/index.js';
 import { normalizeAlias } from '../identity/aliases.js';
-import {
-  AliasSource,
-  IgnoreReason,
-  MessageKind,
-  MessageStatus,
-  ObserveStatus,
-  RejectReason,
-} from '../model/enums.js';
-import {
-  MAX_CONTENT_CHARS,
-  type MessageEvent,
-  messageEventSchema,
-  type StoredMessage,
-} from '../model/message.js';
+import { AliasSource, IgnoreReason, ObserveStatus, RejectReason } from '../model/enums.js';
+import { type MessageEvent, messageEventSchema, type StoredMessage } from '../model/message.js';
 import type { Clock } from '../ports/clock.js';
 import type { EnqueueOutcome } from '../ports/ingest-queue.js';
 import type { Logger } from '../ports/logger.js';
@@ -23,6 +10,7 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import { parseInput } from '../validation/index.js';
 import type { MemberRate } from './member-rate.js';
 import { type ObserveReceipt, receipt, rejectedReceipt } from './observe-receipts.js';
+import { prepareRow } from './observe-row.js';
 
 export interface ObserveDeps {
   readonly config: MemoryConfig;
@@ -36,7 +24,10 @@ export interface ObserveDeps {
    * supported. False when nothing changed. Without it, the stored content is just replaced.
    */
   readonly reviseMessage?: (row: StoredMessage) => Promise<boolean>;
-  /** An edit that left nothing to keep (now empty or ignored): the stored message is forgotten. */
+  /**
+   * The stored message is forgotten: an edit that left nothing to keep (now empty or ignored), or a
+   * row a queue stored for an opted-out member without waiting for the consent answer.
+   */
   readonly forgetEdited?: (event: MessageEvent) => Promise<void>;
   /** Per-member admission (token bucket); absent: no per-member limit. */
   readonly rate?: MemberRate;
@@ -76,58 +67,21 @@ export class Observer {
     this.#patterns = deps.config.observe.ignorePatterns.map((p) => new RegExp(p, 'iu'));
   }
 
-  /** Content decision after consent: a receipt when the message is dropped, else the row to store. */
-  prepare(event: MessageEvent): ObserveReceipt | StoredMessage {
-    const { config } = this.#deps;
-    const trimmed = event.content.trim();
-    if (trimmed.length < config.observe.minMessageChars)
-      return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.EMPTY_CONTENT);
-    if (this.#patterns.some((p) => p.test(event.content)))
-      return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.IGNORED_PATTERN);
-    const raw = config.privacy.storeRawMessages;
-    const truncated = event.content.length > MAX_CONTENT_CHARS;
-    return {
-      messageId: event.messageId,
-      guildId: event.guildId,
-      channelId: event.channelId,
-      authorId: event.authorId,
-      authorUsername: event.authorUsername,
-      authorDisplayName: event.authorDisplayName,
-      authorIsBot: false,
-      content: raw
-        ? truncated
-          ? event.content.slice(0, MAX_CONTENT_CHARS)
-          : event.content
-        : createHash('sha256').update(event.content).digest('hex').slice(0, 16),
-      contentTruncated: raw && truncated,
-      rawStored: raw,
-      createdAt: event.createdAt,
-      mentionIds: [...new Set(event.mentionIds)].slice(0, 100),
-      replyToMessageId: event.replyToMessageId,
-      threadParentId: event.threadParentId,
-      edited: event.edited,
-      metadata: event.metadata ?? null,
-      kind: MessageKind.CHAT,
-      subjectKey: event.authorId,
-      status: raw ? MessageStatus.PENDING : MessageStatus.PROCESSED,
-      attempts: 0,
-      nextAttemptAt: null,
-      leaseOwner: null,
-      leaseUntil: null,
-      processedAt: raw ? null : this.#deps.clock.now(),
-    };
-  }
-
-  /** Observes one validated event (see `parseMessageEvent`). */
+  /**
+   * Observes one validated event (see `parseMessageEvent`). The consent read and the write start
+   * together: the store holds the row back until the read answers (`EnqueueOptions.admitted`).
+   */
   async observe(store: MemoryStore, event: MessageEvent): Promise<ObserveReceipt> {
     if (this.#fromBot(event)) return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.BOT_AUTHOR);
+    let optedOut: Promise<boolean>;
     try {
-      if (await store.consent.isOptedOut(event.guildId, event.authorId))
-        return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
+      optedOut = store.consent.isOptedOut(event.guildId, event.authorId);
     } catch (error) {
       return this.#rejected(event, error);
     }
-    return this.#admit(store, event);
+    // Awaited on every path below; this only keeps a rejection from being reported as unhandled.
+    optedOut.catch(() => undefined);
+    return this.#admit(store, event, optedOut);
   }
 
   /**
@@ -173,9 +127,9 @@ export class Observer {
     return event.authorIsBot || this.#deps.isBot(event.authorId);
   }
 
-  /** `prepare` plus the member's rate (edits and imported history exempt): a receipt, or the row. */
+  /** `prepareRow` plus the member's rate (edits and imported history exempt): a receipt, or the row. */
   #admissible(event: MessageEvent, history = false): ObserveReceipt | StoredMessage {
-    const prepared = this.prepare(event);
+    const prepared = prepareRow(event, this.#deps.config, this.#patterns, this.#deps.clock);
     if (!('kind' in prepared)) return prepared;
     // One member's flood spends that member's share only: it never takes another member's room.
     // Imported history is no flood: it must not spend the share the member's live messages need.
@@ -226,22 +180,42 @@ export class Observer {
     }
   }
 
-  /** After bot and consent checks: content decision, rate, and the write (or an edit's revision). */
-  async #admit(store: MemoryStore, event: MessageEvent): Promise<ObserveReceipt> {
+  /**
+   * After the bot check: content decision, rate, and the write (or an edit's revision). With
+   * `optedOut` (the author's consent read, still pending) no decision is returned before it
+   * answers, and an opted-out author's message is ignored whatever else was decided.
+   */
+  async #admit(
+    store: MemoryStore,
+    event: MessageEvent,
+    optedOut?: Promise<boolean>,
+  ): Promise<ObserveReceipt> {
     const prepared = this.#admissible(event);
     if (!('kind' in prepared)) {
+      try {
+        if (optedOut && (await optedOut))
+          return receipt(event.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
+      } catch (error) {
+        return this.#rejected(event, error);
+      }
       // The old text must not outlive an edit that made the message one we would not store.
-      if (event.edited && this.#deps.forgetEdited)
-        await this.#deps
-          .forgetEdited(event)
-          .catch((error: unknown) =>
-            this.#deps.logger?.({ level: 'warn', event: 'observe.forget_edited_failed', error }),
-          );
+      if (event.edited) await this.#forget(event);
       return prepared;
     }
     const row = prepared;
     try {
-      const outcome = await store.queue.enqueue(row, this.#deps.config.observe.maxQueueDepthPerGuild);
+      const admitted = optedOut?.then((out) => !out);
+      const outcome = await store.queue.enqueue(
+        row,
+        this.#deps.config.observe.maxQueueDepthPerGuild,
+        admitted ? { admitted } : {},
+      );
+      // The answer has arrived by now (the queue waited for it, or did not need it): it wins.
+      if (outcome === 'withheld' || (optedOut && (await optedOut))) {
+        // A queue that stored the row without waiting broke its contract: the row must not stay.
+        if (outcome === 'accepted') await this.#forget(event);
+        return receipt(row.messageId, ObserveStatus.IGNORED, IgnoreReason.OPTED_OUT);
+      }
       if (outcome === 'duplicate') {
         // The row may come from a process that died before registering the author's name (a
         // redelivery after a crash): register it now, once per process (cached), best effort.
@@ -265,6 +239,15 @@ export class Observer {
     } catch (error) {
       return this.#rejected(event, error);
     }
+  }
+
+  /** Forgets the stored message of `event` (best effort: a failure is logged). */
+  async #forget(event: MessageEvent): Promise<void> {
+    await this.#deps
+      .forgetEdited?.(event)
+      .catch((error: unknown) =>
+        this.#deps.logger?.({ level: 'warn', event: 'observe.forget_edited_failed', error }),
+      );
   }
 
   #rejected(event: MessageEvent, error: unknown): ObserveReceipt {

@@ -1,6 +1,18 @@
 import type { BatchKey, StoredMessage } from '../model/message.js';
 
-export type EnqueueOutcome = 'accepted' | 'duplicate' | 'over_capacity';
+/** `withheld`: the caller's `admitted` resolved false, so nothing was stored (see `EnqueueOptions`). */
+export type EnqueueOutcome = 'accepted' | 'duplicate' | 'over_capacity' | 'withheld';
+
+export interface EnqueueOptions {
+  /**
+   * Whether the message may be stored at all (core's consent read, started together with the
+   * enqueue so that a remote store need not wait for it before it begins). A store may write
+   * bookkeeping that holds no content of the message before it resolves (and must remove it when it
+   * resolves false); it stores the row only once it resolved true. False → `withheld`, nothing
+   * stored; a rejection → the enqueue rejects with it, nothing stored.
+   */
+  readonly admitted?: Promise<boolean>;
+}
 
 export interface DueKeysQuery {
   readonly now: Date;
@@ -56,9 +68,10 @@ export interface QueueCounts {
 export interface IngestQueue {
   /**
    * Stores a message. Duplicate (guildId, messageId) → `duplicate` (nothing changes). When the guild
-   * already has `maxDepth` pending messages → `over_capacity` (nothing stored).
+   * already has `maxDepth` pending messages → `over_capacity` (nothing stored). With
+   * `options.admitted`, see `EnqueueOptions`.
    */
-  enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome>;
+  enqueue(message: StoredMessage, maxDepth: number, options?: EnqueueOptions): Promise<EnqueueOutcome>;
   enqueueMany(messages: readonly StoredMessage[], maxDepth: number): Promise<EnqueueOutcome[]>;
   /** Updates content of a stored message after an edit (pending rows are re-extracted with it). */
   markEdited(guildId: string, messageId: string, content: string, truncated: boolean): Promise<boolean>;

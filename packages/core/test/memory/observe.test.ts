@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryError } from '../../src/index.js';
-import { ALICE, BOT, CHANNEL, GUILD, harness } from './helpers.js';
+import { createInMemoryStore, MemoryError } from '../../src/index.js';
+import { ALICE, BOB, BOT, CHANNEL, GUILD, harness } from './helpers.js';
 
 const event = (o: Record<string, unknown> = {}) => ({
   messageId: 'm1',
@@ -55,6 +55,65 @@ describe('observe', () => {
     const { memory } = harness();
     await memory.admin.setOptOut({ guildId: GUILD, userId: ALICE, optedOut: true });
     expect((await memory.observe(event())).reason).toBe('opted_out');
+    expect((await memory.stats({ guildId: GUILD })).pending).toBe(0);
+    await memory.close();
+  });
+
+  it("an opted-out member's message is ignored whatever else observe would decide", async () => {
+    // The consent read runs beside the write; its answer still wins over every other decision.
+    const { memory } = harness({
+      observe: { maxQueueDepthPerGuild: 2, minMessageChars: 5, memberBurst: 10 },
+    });
+    await memory.observe(event({ messageId: 'kept' }));
+    await memory.admin.setOptOut({ guildId: GUILD, userId: ALICE, optedOut: true });
+    expect(await memory.observe(event({ messageId: 'bob', authorId: BOB }))).toMatchObject({
+      status: 'accepted',
+    });
+    for (const e of [
+      event({ messageId: 'short', content: 'hey' }),
+      event({ messageId: 'over-depth' }),
+      event({ messageId: 'kept', content: 'I moved to Lima', edited: true }),
+    ])
+      expect(await memory.observe(e)).toEqual({
+        messageId: e.messageId,
+        status: 'ignored',
+        reason: 'opted_out',
+      });
+    const history = await memory.conversation.threadHistory({ guildId: GUILD, channelId: CHANNEL });
+    // Opting out stops what comes next; the message stored before it keeps its text (no edit applied).
+    expect(history.map((m) => [m.messageId, m.content])).toEqual([
+      ['bob', event().content],
+      ['kept', event().content],
+    ]);
+    await memory.close();
+  });
+
+  it("removes an opted-out member's row that a queue stored without waiting for consent", async () => {
+    const store = createInMemoryStore();
+    // A queue written before `admitted` existed: it stores at once, whatever the answer.
+    const queue = Object.assign(Object.create(store.queue) as typeof store.queue, {
+      enqueue: (m: Parameters<typeof store.queue.enqueue>[0], depth: number) => store.queue.enqueue(m, depth),
+    });
+    const { memory } = harness({}, { store, queue });
+    await memory.admin.setOptOut({ guildId: GUILD, userId: ALICE, optedOut: true });
+    expect(await memory.observe(event())).toEqual({
+      messageId: 'm1',
+      status: 'ignored',
+      reason: 'opted_out',
+    });
+    expect(await store.conversation.getMessages(GUILD, ['m1'])).toEqual([]);
+    await memory.close();
+  });
+
+  it('a failed consent read rejects the message and stores nothing', async () => {
+    const store = createInMemoryStore();
+    const failure = new MemoryError('STORE_UNAVAILABLE', 'consent read failed');
+    store.consent.isOptedOut = () => Promise.reject(failure);
+    const { memory } = harness({}, { store });
+    expect(await memory.observe(event())).toMatchObject({ messageId: 'm1', status: 'rejected' });
+    expect(await memory.observe(event({ messageId: 'm2', content: 'x' }))).toMatchObject({
+      status: 'rejected',
+    });
     expect((await memory.stats({ guildId: GUILD })).pending).toBe(0);
     await memory.close();
   });

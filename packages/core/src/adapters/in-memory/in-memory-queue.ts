@@ -3,6 +3,7 @@ import type {
   ClaimRequest,
   ClaimResult,
   DueKeysQuery,
+  EnqueueOptions,
   EnqueueOutcome,
   FailRequest,
   FailResult,
@@ -33,8 +34,13 @@ export class InMemoryIngestQueue extends IngestQueueBase {
     this.#state = state;
   }
 
-  override async enqueue(message: StoredMessage, maxDepth: number): Promise<EnqueueOutcome> {
+  override async enqueue(
+    message: StoredMessage,
+    maxDepth: number,
+    options: EnqueueOptions = {},
+  ): Promise<EnqueueOutcome> {
     await enter(this.#state);
+    if (options.admitted !== undefined && !(await options.admitted)) return 'withheld';
     return this.#enqueueOne(message, maxDepth);
   }
 
