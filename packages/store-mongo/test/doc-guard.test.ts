@@ -1,0 +1,89 @@
+import type { Collection } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { DocGuard } from '../src/doc-guard.js';
+import type { TokenDoc } from '../src/version-tokens.js';
+import { mongoSelected, scratchDatabase } from './backend-selection.js';
+
+interface Counter {
+  _id: string;
+  ep: string;
+  n: number;
+}
+
+type ReadMany = <D extends { _id: string }>(
+  coll: Collection<D>,
+  ids: readonly string[],
+) => Promise<Map<string, D>>;
+
+function host(readMany: ReadMany) {
+  return { logger: undefined, wrote: () => undefined, session: () => undefined, opts: () => ({}), readMany };
+}
+
+const plainRead: ReadMany = async <D extends { _id: string }>(
+  coll: Collection<D>,
+  ids: readonly string[],
+) => {
+  const docs = (await Promise.all(
+    ids.map((id) => coll.findOne({ _id: { $eq: id } } as never)),
+  )) as (D | null)[];
+  return new Map(docs.flatMap((d) => (d ? [[d._id, d] as const] : [])));
+};
+
+const add = (k: number) => (current: Counter | null) => (current ? { ...current, n: current.n + k } : null);
+
+/** The version-token guard (doc-guard.ts) on a server whose updates need not be atomic. */
+describe.runIf(mongoSelected)('mongo DocGuard', () => {
+  const mongo = scratchDatabase('pf_doc_guard');
+
+  async function collections(name: string) {
+    const db = mongo.client.db(`${mongo.db}_${name}`);
+    const coll = db.collection<Counter>('counters');
+    await coll.insertOne({ _id: 'c', ep: 'e0', n: 0 });
+    return { coll, tokens: db.collection<TokenDoc>('version_tokens') };
+  }
+
+  it('reads a document once per guarded update when nothing else writes it', async () => {
+    const { coll, tokens } = await collections('once');
+    let reads = 0;
+    const guard = new DocGuard(
+      host((c, ids) => {
+        reads++;
+        return plainRead(c, ids);
+      }),
+      tokens,
+      60_000,
+    );
+    const out = await guard.mutate(coll, 'c', add(1));
+    expect(out.after?.n).toBe(1);
+    expect(reads).toBe(1);
+    await guard.settled();
+    expect((await coll.findOne({ _id: 'c' }))?.n).toBe(1);
+  });
+
+  it('does not let a write computed from a version another writer finished land over it', async () => {
+    const { coll, tokens } = await collections('stale');
+    // Writer A (another process: its own guard and locks) finishes a whole update, token freed,
+    // between B's read of version e0 and B's token insert: B then wins the token of a dead version.
+    const a = new DocGuard(host(plainRead), tokens, 60_000);
+    let first = true;
+    const b = new DocGuard(
+      host(async (c, ids) => {
+        const snapshot = await plainRead(c, ids);
+        if (first) {
+          first = false;
+          await a.mutate(coll, 'c', add(1));
+          await a.settled();
+        }
+        return snapshot;
+      }),
+      tokens,
+      60_000,
+    );
+    const out = await b.mutate(coll, 'c', add(10));
+    expect(out.before?.n).toBe(1);
+    expect(out.after?.n).toBe(11);
+    await b.settled();
+    expect((await coll.findOne({ _id: 'c' }))?.n).toBe(11);
+    expect(await tokens.countDocuments()).toBe(0);
+  });
+});
