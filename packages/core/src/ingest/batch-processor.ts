@@ -191,6 +191,7 @@ export async function extractScreened(
       subjectName: nameOf,
     });
     llmCalls += plan.llmCalls;
+    options.fence?.prefetch();
     await charged();
     const outcome = await commitActions(deps, guildId, plan.actions, options.completion, options.fence);
     await mineFactAliases(deps, guildId, ctx, outcome.added);

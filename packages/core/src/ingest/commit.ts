@@ -87,7 +87,7 @@ export async function commitActions(
   await deps.store.transaction(async () => {
     // Erasures since the batch began (a purge, a deleted message) drop what they cover, here in
     // the commit transaction, so nothing erased while the model ran is written back.
-    const live = fence ? fenceActions(actions, await fence.check()) : actions;
+    const live = fence ? fenceActions(actions, await fence.forCommit()) : actions;
     const adds = live.filter((a): a is AddAction => a.kind === 'add');
     await commitAdds(deps, guildId, adds, at, outcome);
     for (const action of live) {
