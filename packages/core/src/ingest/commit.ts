@@ -1,6 +1,6 @@
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { FactHistoryKind } from '../model/enums.js';
-import type { Fact } from '../model/fact.js';
+import type { Fact, FactPatch } from '../model/fact.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { BatchCompletion } from './batch-completion.js';
 import type { Candidate } from './candidate.js';
@@ -10,6 +10,7 @@ import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
 import { attachFacts, insertFact, type NewFact, planFacts } from './fact-inserts.js';
 import type { FactGraphPlan } from './graph-writes.js';
 import type { Action } from './reconcile-actions.js';
+import { independentEach } from './store-calls.js';
 
 export interface CommitOutcome {
   readonly added: Fact[];
@@ -25,25 +26,74 @@ export async function reinforceFact(
   candidate: Candidate,
   at: Date,
 ): Promise<Fact> {
+  return (await reinforceRepeatedly(deps, target, [candidate], at))[0] as Fact;
+}
+
+/**
+ * Reinforces one fact once per candidate in a single versioned update (re-read and recomputed on
+ * a version race), with one history entry per reinforcement, as if they had been applied in turn.
+ * Returns the updated fact once per candidate.
+ */
+async function reinforceRepeatedly(
+  deps: Pick<IngestDeps, 'store' | 'config'>,
+  target: Fact,
+  candidates: readonly Candidate[],
+  at: Date,
+): Promise<Fact[]> {
   let current = target;
   for (let attempt = 0; attempt < 4; attempt++) {
-    const next = await deps.store.facts.update(
-      current.guildId,
-      current.id,
-      reinforcementPatch(current, candidate, at, deps.config.lifecycle),
-      { at, expectedVersion: current.version },
-    );
+    let merged = current;
+    let patch: FactPatch = {};
+    const counts: number[] = [];
+    for (const candidate of candidates) {
+      patch = reinforcementPatch(merged, candidate, at, deps.config.lifecycle);
+      merged = { ...merged, ...patch };
+      counts.push(merged.occurrences);
+    }
+    const next = await deps.store.facts.update(current.guildId, current.id, patch, {
+      at,
+      expectedVersion: current.version,
+    });
     if (next) {
-      await deps.store.facts.appendHistory([
-        historyEntry(next, FactHistoryKind.REINFORCED, at, `occurrences=${next.occurrences}`),
-      ]);
-      return next;
+      await deps.store.facts.appendHistory(
+        counts.map((n) => historyEntry(next, FactHistoryKind.REINFORCED, at, `occurrences=${n}`)),
+      );
+      return candidates.map(() => next);
     }
     const [fresh] = await deps.store.facts.get(current.guildId, [current.id]);
     if (!fresh) break;
     current = fresh;
   }
   throw new MemoryError(ErrorCode.CONFLICT, 'could not reinforce a fact after repeated concurrent updates');
+}
+
+/**
+ * Reinforces facts: one versioned update per fact (a fact named twice is reinforced twice in that
+ * update), independent of the others, so where the store's transactions are `ordered` they go out
+ * together (the round trips of one, not of all in turn; see store-calls.ts). Results in input
+ * order.
+ */
+export async function reinforceAll(
+  deps: Pick<IngestDeps, 'store' | 'config'>,
+  items: readonly { readonly target: Fact; readonly candidate: Candidate }[],
+  at: Date,
+): Promise<Fact[]> {
+  const byFact = new Map<string, number[]>();
+  for (const [i, it] of items.entries()) byFact.set(it.target.id, [...(byFact.get(it.target.id) ?? []), i]);
+  const out: Fact[] = new Array(items.length);
+  await independentEach(deps.store, [...byFact.values()], async (indexes) => {
+    const first = items[indexes[0] as number] as { target: Fact };
+    const done = await reinforceRepeatedly(
+      deps,
+      first.target,
+      indexes.map((i) => (items[i] as { candidate: Candidate }).candidate),
+      at,
+    );
+    indexes.forEach((i, k) => {
+      out[i] = done[k] as Fact;
+    });
+  });
+  return out;
 }
 
 /** Ends a fact: validUntil (and supersededBy when replaced), vector inactive, relation evidence dropped. */
@@ -90,12 +140,17 @@ export async function commitActions(
     const live = fence ? fenceActions(actions, await fence.forCommit()) : actions;
     const adds = live.filter((a): a is AddAction => a.kind === 'add');
     await commitAdds(deps, guildId, adds, at, outcome);
+    outcome.reinforced.push(
+      ...(await reinforceAll(
+        deps,
+        live.flatMap((a) => (a.kind === 'reinforce' ? [{ target: a.target, candidate: a.candidate }] : [])),
+        at,
+      )),
+    );
     for (const action of live) {
       switch (action.kind) {
         case 'add':
-          break;
         case 'reinforce':
-          outcome.reinforced.push(await reinforceFact(deps, action.target, action.candidate, at));
           break;
         case 'supersede':
         case 'invalidate': {
@@ -195,7 +250,13 @@ async function commitAdds(
     at,
   );
   outcome.added.push(...inserted.map((i) => planned.stored[i] as Fact));
-  for (const [i, stored] of existing.entries())
-    if (stored)
-      outcome.reinforced.push(await reinforceFact(deps, stored, (items[i] as NewFact).candidate, at));
+  outcome.reinforced.push(
+    ...(await reinforceAll(
+      deps,
+      existing.flatMap((stored, i) =>
+        stored ? [{ target: stored, candidate: (items[i] as NewFact).candidate }] : [],
+      ),
+      at,
+    )),
+  );
 }

@@ -139,4 +139,43 @@ describe('extraction commit store calls', () => {
     expect(await inner.queue.counts(GUILD)).toMatchObject({ pending: 3, processed: 0 });
     await h.memory.close();
   });
+
+  it('reinforces several facts together where transactions are ordered, one at a time where atomic', async () => {
+    const reinforceTwice = async (store: ReturnType<typeof createInMemoryStore>) => {
+      const h = harness({}, { store });
+      const extract = async () => {
+        h.llm.script('extraction', ops(...TEXTS.slice(0, 3).map((text) => op({ text, sources: [1] }))));
+        await h.say(ALICE, 'I keep bees and play the cello and I am training for a marathon');
+        await h.say(ALICE, 'busy week honestly');
+        await h.say(ALICE, 'anyway how is everyone');
+      };
+      await extract();
+      await h.memory.flush();
+      await extract();
+      return h;
+    };
+    const inner = createInMemoryStore();
+    const counted = new StoreWaves({
+      ...inner,
+      capabilities: { ...inner.capabilities, transactions: 'ordered' },
+    });
+    const h = await reinforceTwice(counted.store);
+    const { byWave } = await counted.measure(() => h.memory.flush());
+    const facts = await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
+    expect(facts.map((f) => [f.text, f.occurrences]).sort()).toEqual(
+      [...TEXTS.slice(0, 3)].sort().map((t) => [t, 2]),
+    );
+    // The three reinforcements' updates go out in one wave, their history appends in the next.
+    const updates = byWave.map((w) => w.filter((c) => c === 'facts.update').length).filter((n) => n > 0);
+    expect(updates).toEqual([3]);
+    await h.memory.close();
+
+    const probe = overlapProbe('atomic');
+    const atomic = await reinforceTwice(probe.store);
+    await atomic.memory.flush();
+    const again = await atomic.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
+    expect(again.map((f) => f.occurrences)).toEqual([2, 2, 2]);
+    expect(probe.overlaps()).toBe(0);
+    await atomic.memory.close();
+  });
 });
