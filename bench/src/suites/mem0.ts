@@ -7,71 +7,18 @@
  * then LoCoMo observation-level recall@k on identical inputs, scored by the same scorer.
  */
 import '@permafrost/store-sqlite';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHashingEmbedder, createMemory, type Memory } from '@permafrost/core';
 import { startScriptedOpenAiServer } from '@permafrost/core/testing';
 import { makeFactTexts, makeMembers, TOPICS } from '../community.js';
 import { locomoPath } from '../harness/env.js';
 import { median, round, type Suite, type SuiteOutput, target, timed } from '../harness/suite.js';
 import { lineChart } from '../harness/svg.js';
-import { loadLocomo } from '../locomo/dataset.js';
-import { RecallTally } from '../locomo/scoring.js';
 import { prng, summarize } from '../stats.js';
+import { type Mem0LocomoRecall, mem0LocomoRecall } from './mem0-locomo.js';
+import { DIMS, loadMem0, newMem0, newPermafrost } from './mem0-systems.js';
 
-const DIMS = 256;
 const USERS = 50;
 const GUILD = '1098765432109876543';
-
-type Mem0 = {
-  add(messages: { role: string; content: string }[], opts: Record<string, unknown>): Promise<unknown>;
-  search(
-    query: string,
-    opts: Record<string, unknown>,
-  ): Promise<{ results: { id: string; memory: string }[] }>;
-};
-type Mem0Ctor = new (config: Record<string, unknown>) => Mem0;
-
-function langchainEmbedder() {
-  const h = createHashingEmbedder({ dimensions: DIMS });
-  return {
-    id: h.id,
-    embedQuery: async (t: string) => Array.from((await h.embed([t]))[0] as Float32Array),
-    embedDocuments: async (ts: string[]) => (await h.embed(ts)).map((v) => Array.from(v)),
-  };
-}
-
-async function loadMem0(dir: string): Promise<Mem0Ctor> {
-  process.env['MEM0_TELEMETRY'] = 'false';
-  process.env['MEM0_DIR'] = join(dir, '.mem0');
-  mkdirSync(join(dir, '.mem0'), { recursive: true });
-  const spec = 'mem0ai/oss';
-  const mod = (await import(spec)) as { Memory: Mem0Ctor };
-  return mod.Memory;
-}
-
-function newMem0(Ctor: Mem0Ctor, dir: string, name: string, llmUrl: string): Mem0 {
-  mkdirSync(dir, { recursive: true });
-  return new Ctor({
-    embedder: { provider: 'langchain', config: { model: langchainEmbedder(), embeddingDims: DIMS } },
-    vectorStore: {
-      provider: 'memory',
-      config: { collectionName: 'memories', dimension: DIMS, dbPath: join(dir, `${name}-vectors.db`) },
-    },
-    llm: { provider: 'openai', config: { apiKey: 'stub', baseURL: llmUrl, model: 'stub-model' } },
-    historyStore: { provider: 'sqlite', config: { historyDbPath: join(dir, `${name}-history.db`) } },
-  });
-}
-
-function newPermafrost(dir: string, name: string): Memory {
-  return createMemory({
-    storage: `sqlite://${join(dir, `${name}.db`)}`,
-    access: { requireAudience: false },
-    llm: null,
-    embeddings: 'hashing',
-    workers: { enabled: false },
-  });
-}
 
 export const mem0Suite: Suite = async (ctx): Promise<SuiteOutput> => {
   const Mem0 = await loadMem0(ctx.workDir);
@@ -168,74 +115,17 @@ export const mem0Suite: Suite = async (ctx): Promise<SuiteOutput> => {
   // LoCoMo observation-level recall on identical inputs.
   const data = locomoPath();
   const ks = [5, 10, 25, 50];
-  let recall: {
-    mem0: Record<string, unknown>;
-    permafrost: Record<string, unknown>;
-    questions: number;
-    permafrostRejectedObservations: number;
-  } | null = null;
+  let recall: Mem0LocomoRecall | null = null;
   if (data) {
-    const convs = (await loadLocomo(data)).slice(0, ctx.quick ? 1 : 10);
-    const tm = new RecallTally(ks);
-    const to = new RecallTally(ks);
-    let questions = 0;
-    let rejected = 0;
-    for (const conv of convs) {
-      const m0 = newMem0(Mem0, join(ctx.workDir, 'mem0-locomo'), conv.sampleId, server.url);
-      const pf = newPermafrost(ctx.workDir, `locomo-${conv.sampleId}`);
-      const byText = new Map<string, Set<string>>();
-      const byFact = new Map<string, Set<string>>();
-      for (const o of conv.observations) {
-        const set = byText.get(o.text) ?? new Set<string>();
-        for (const d of o.diaIds) set.add(d);
-        byText.set(o.text, set);
-        await m0.add([{ role: 'user', content: o.text }], { userId: conv.sampleId, infer: false });
-        const f = await pf.facts
-          .remember({ guildId: conv.sampleId, subjectId: o.speaker.toLowerCase(), text: o.text })
-          .catch(() => null);
-        if (f === null) {
-          // the hygiene gate refuses some texts (e.g. questions); mem0 stores them
-          rejected++;
-          continue;
-        }
-        const fs = byFact.get(f.id) ?? new Set<string>();
-        for (const d of o.diaIds) fs.add(d);
-        byFact.set(f.id, fs);
-      }
-      for (const q of conv.questions) {
-        if (q.evidence.length === 0) continue;
-        const a = await m0.search(q.question, {
-          filters: { user_id: conv.sampleId },
-          topK: 50,
-          threshold: 0,
-        });
-        tm.add(
-          q.category,
-          a.results.map((r) => [...(byText.get(r.memory) ?? [])]),
-          q.evidence,
-        );
-        const b = await pf.recall({
-          guildId: conv.sampleId,
-          text: q.question,
-          scope: 'guild',
-          topK: 50,
-          maxPerSubject: 50,
-        });
-        to.add(
-          q.category,
-          b.facts.map((f) => [...(byFact.get(f.fact.id) ?? [])]),
-          q.evidence,
-        );
-        questions++;
-      }
-      await pf.close({ drain: false });
-    }
-    recall = {
-      mem0: tm.summary(),
-      permafrost: to.summary(),
-      questions,
-      permafrostRejectedObservations: rejected,
-    };
+    recall = await mem0LocomoRecall({
+      Mem0,
+      data,
+      workDir: ctx.workDir,
+      llmUrl: server.url,
+      conversations: ctx.quick ? 1 : 10,
+      ks,
+    });
+    const rejected = recall.permafrostRejectedObservations;
     if (rejected > 0)
       notes.push(
         `facts.remember refused ${rejected} observation text(s) (hygiene gate, e.g. questions); mem0 stored them, so Permafrost was scored without them.`,

@@ -8,18 +8,16 @@
  * Prints one JSON line.
  */
 import '@permafrost/store-sqlite';
-import { createMemory, type MemoryStore, type MessageEventInput } from '@permafrost/core';
-import { type StoreWaveCount, StoreWaves } from '@permafrost/core/testing';
-import { chatLine, makeMembers, makeQuestions, type Question } from '../community.js';
+import { makeMembers, makeQuestions, type Question } from '../community.js';
 import { replyAsJsonChild } from '../harness/child.js';
 import { parseArgs, peakRssMiB, rssBreakdownMiB, rssMiB } from '../harness/env.js';
-import { type Backend, GUILD, openStore, SEED_CHANNELS, seedGuild, storageUrl } from '../harness/seed.js';
-import { profileStore, profileTable } from '../harness/store-profile.js';
+import { type Backend, GUILD, openStore, SEED_CHANNELS, seedGuild } from '../harness/seed.js';
 import { median, timed } from '../harness/suite.js';
-import { prng, summarize } from '../stats.js';
+import { summarize } from '../stats.js';
+import { contextPass } from './recall-worker-context.js';
+import { askPromptContext, askRecall, openMemory, profilePass, wavesPass } from './recall-worker-memory.js';
 
 const MEMBERS = 200;
-const CHANNEL = '1200000000000000001';
 
 const args = parseArgs(process.argv.slice(2));
 const mode = args.get('_0');
@@ -29,35 +27,6 @@ const members = makeMembers(MEMBERS);
 // The Mongo store registers its URL scheme when imported. createMemory would otherwise look for it
 // from core and from the working directory (the repository root, where it is not installed).
 if (backend === 'mongo') await import('@permafrost/store-mongo');
-
-/** The memory every pass queries: hashing embeddings, no model, no workers, guild-wide reads. */
-function openMemory(store?: MemoryStore, url = location) {
-  return createMemory(
-    {
-      storage: storageUrl(backend, url),
-      access: { requireAudience: false },
-      llm: null,
-      embeddings: 'hashing',
-      workers: { enabled: false },
-    },
-    store ? { store } : {},
-  );
-}
-
-type BenchMemory = ReturnType<typeof openMemory>;
-
-/** A question as promptContext (the asker, the members it mentions). */
-const askPromptContext = (memory: BenchMemory, q: Question) =>
-  memory.promptContext({ guildId: GUILD, askerId: q.askerId, text: q.text, mentionedIds: [...q.mentioned] });
-
-/** The same question as a recall over the asker, the mentioned members and the server. */
-const askRecall = (memory: BenchMemory, q: Question) =>
-  memory.recall({
-    guildId: GUILD,
-    text: q.text,
-    subjectIds: [q.askerId, ...q.mentioned],
-    includeServer: true,
-  });
 
 async function seed(): Promise<unknown> {
   const store = await openStore(backend, location);
@@ -76,7 +45,7 @@ async function query(): Promise<unknown> {
   const warmups = Number(args.get('warm') ?? 30);
   const profiledRequests = Number(args.get('profile') ?? 100);
   const rssStart = rssMiB();
-  const memory = openMemory();
+  const memory = openMemory(backend, location);
   const questions = makeQuestions(n + warmups, members);
   const warm = questions.slice(0, warmups);
   const timedQs = questions.slice(warmups);
@@ -153,7 +122,12 @@ async function query(): Promise<unknown> {
     calls: [],
   };
   if (profiledRequests > 0)
-    storeProfile = await profilePass(warm, timedQs.slice(0, Math.min(profiledRequests, timedQs.length)));
+    storeProfile = await profilePass(
+      backend,
+      location,
+      warm,
+      timedQs.slice(0, Math.min(profiledRequests, timedQs.length)),
+    );
   const commandQs = Number(args.get('commands') ?? 10);
   const commands =
     backend === 'mongo' && commandQs > 0
@@ -161,14 +135,16 @@ async function query(): Promise<unknown> {
         await (await import('./recall-round-trips.js')).mongoRoundTrips({
           location,
           questions: timedQs.slice(0, Math.min(commandQs, timedQs.length)),
-          open: (store, url) => openMemory(store, url),
+          open: (store, url) => openMemory(backend, url, store),
           ops: { promptContext: askPromptContext, recall: askRecall },
           oneWayMs: Number(args.get('distance-ms') ?? 50),
         })
       : null;
   const waveQs = Number(args.get('waves') ?? 10);
   const storeWaves =
-    waveQs > 0 ? await wavesPass(warm, timedQs.slice(0, Math.min(waveQs, timedQs.length))) : null;
+    waveQs > 0
+      ? await wavesPass(backend, location, warm, timedQs.slice(0, Math.min(waveQs, timedQs.length)))
+      : null;
   return {
     commands,
     storeWaves,
@@ -204,120 +180,14 @@ async function query(): Promise<unknown> {
   };
 }
 
-/** context() in instant and normal modes, interleaved; every normal call triggers long-term (mention), cache misses. */
+/** context() in instant and normal modes, interleaved (recall-worker-context.ts). */
 async function context(): Promise<unknown> {
-  const n = Number(args.get('queries') ?? 300);
-  const reps = Number(args.get('reps') ?? 3);
-  const memory = openMemory();
-  // A live channel: the hot tier holds its last messages.
-  const rand = prng(5);
-  const base = Date.now() - 3_600_000;
-  const events: MessageEventInput[] = Array.from({ length: 200 }, (_, i) => {
-    const m = members[i % members.length] as (typeof members)[number];
-    return {
-      messageId: String(1400000000000000000n + BigInt(i)),
-      guildId: GUILD,
-      channelId: CHANNEL,
-      authorId: m.id,
-      authorUsername: m.username,
-      authorDisplayName: m.name,
-      content: chatLine(rand, members[(i * 7) % members.length] as (typeof members)[number]),
-      createdAt: new Date(base + i * 1000),
-    };
+  return contextPass({
+    memory: openMemory(backend, location),
+    members,
+    queries: Number(args.get('queries') ?? 300),
+    reps: Number(args.get('reps') ?? 3),
   });
-  for (const e of events) await memory.observe(e);
-  const questions = makeQuestions(reps * n + 30, members, 9).map((q, i) => ({
-    ...q,
-    // unique text per call: every normal-mode call is a cache miss
-    text: `${q.text} (${i})`,
-    mentioned: q.mentioned.length > 0 ? q.mentioned : [members[i % members.length]?.id as string],
-  }));
-  const call = (q: (typeof questions)[number], mode: 'instant' | 'normal') =>
-    memory.context({
-      guildId: GUILD,
-      channelId: CHANNEL,
-      askerId: q.askerId,
-      text: q.text,
-      mode,
-      mentionedIds: [...q.mentioned],
-    });
-  for (const q of questions.slice(0, 30)) {
-    await call(q, 'instant');
-    await call(q, 'normal');
-  }
-  const inst: number[] = [];
-  const norm: number[] = [];
-  const instP95: number[] = [];
-  const normP95: number[] = [];
-  let cached = 0;
-  let longTermUsed = 0;
-  for (let r = 0; r < reps; r++) {
-    const a: number[] = [];
-    const b: number[] = [];
-    for (const q of questions.slice(30 + r * n, 30 + (r + 1) * n)) {
-      a.push(await timed(() => call(q, 'instant')));
-      b.push(
-        await timed(async () => {
-          const c = await call(q, 'normal');
-          if (c.cached) cached++;
-          if (c.longTerm) longTermUsed++;
-        }),
-      );
-    }
-    inst.push(...a);
-    norm.push(...b);
-    instP95.push(summarize(a).p95);
-    normP95.push(summarize(b).p95);
-  }
-  await memory.close({ drain: false });
-  return {
-    instant: { samples: inst, summary: summarize(inst), p95: median(instP95), perRepP95: instP95 },
-    normal: { samples: norm, summary: summarize(norm), p95: median(normP95), perRepP95: normP95 },
-    normalCalls: norm.length,
-    normalCached: cached,
-    normalWithLongTerm: longTermUsed,
-    peakRssMiB: peakRssMiB(),
-  };
-}
-
-/** promptContext through a store that times every port call. */
-async function profilePass(warm: readonly Question[], profQs: readonly Question[]) {
-  const profiled = profileStore(await openStore(backend, location));
-  const pm = openMemory(profiled.store);
-  for (const q of warm) await askPromptContext(pm, q);
-  profiled.calls.clear();
-  const tp = performance.now();
-  for (const q of profQs) await askPromptContext(pm, q);
-  const meanPromptContextMs = (performance.now() - tp) / profQs.length;
-  await pm.close({ drain: false });
-  return { requests: profQs.length, meanPromptContextMs, calls: profileTable(profiled, profQs.length) };
-}
-
-/**
- * Store-call waves of promptContext and recall (`StoreWaves` of @permafrost/core/testing): the critical path in store
- * calls, which a store answering each call in one round trip pays in latency. Any backend.
- */
-async function wavesPass(warm: readonly Question[], qs: readonly Question[]) {
-  const counter = new StoreWaves(await openStore(backend, location));
-  const memory = openMemory(counter.store);
-  const pc: StoreWaveCount[] = [];
-  const rc: StoreWaveCount[] = [];
-  try {
-    for (const q of warm.slice(0, 2)) await askPromptContext(memory, q);
-    for (const q of qs) {
-      pc.push(await counter.measure(() => askPromptContext(memory, q)));
-      rc.push(await counter.measure(() => askRecall(memory, q)));
-    }
-  } finally {
-    await memory.close({ drain: false });
-  }
-  const stat = (xs: readonly StoreWaveCount[]) => ({
-    operations: xs.length,
-    meanCalls: xs.reduce((n, c) => n + c.calls, 0) / Math.max(1, xs.length),
-    meanWaves: xs.reduce((n, c) => n + c.waves, 0) / Math.max(1, xs.length),
-    maxWaves: Math.max(0, ...xs.map((c) => c.waves)),
-  });
-  return { promptContext: stat(pc), recall: stat(rc) };
 }
 
 const modes: Record<string, () => Promise<unknown>> = { seed, query, context };
