@@ -138,9 +138,10 @@ export async function extractScreened(
   if (budget.step === BudgetStep.SKIP_EXTRACTION) return report(guildId, keys, n, { skipped: 'budget' });
 
   const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? keys : []);
-  // A reply's charge is written while the reply is vetted and reconciled (reads only). It is
-  // awaited before the commit writes anything and before the batch returns, so a failed charge
-  // still fails the batch, and before a repair turn's budget check, which must see it.
+  // A reply's charge (the extraction's, then reconcile's) is written while the batch goes on with
+  // reads only. It is awaited before the commit writes anything and before the batch returns, so
+  // a failed charge still fails the batch, and before a repair turn's budget check, which must
+  // see it.
   const charges: Promise<void>[] = [];
   const charged = async () => {
     await Promise.all(charges);
@@ -189,6 +190,9 @@ export async function extractScreened(
     const plan = await reconcile(deps, guildId, vetted.candidates, {
       allowModel: budget.step === BudgetStep.NONE,
       subjectName: nameOf,
+      charge: async (tokens) => {
+        charges.push(quiet(deps.budgets.charge(guildId, tokens)));
+      },
     });
     llmCalls += plan.llmCalls;
     options.fence?.prefetch();

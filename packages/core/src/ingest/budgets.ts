@@ -3,6 +3,7 @@ import { BudgetStep } from '../model/enums.js';
 import type { EventBus } from '../observability/events.js';
 import type { BudgetStore } from '../ports/budget-store.js';
 import type { Clock } from '../ports/clock.js';
+import { WriteCoalescer } from './write-coalescer.js';
 
 export interface BudgetCheck {
   readonly step: BudgetStep;
@@ -23,6 +24,7 @@ export class BudgetService {
   readonly #clock: Clock;
   readonly #config: MemoryConfig['budgets'];
   readonly #events: EventBus;
+  readonly #charges = new WriteCoalescer();
 
   constructor(deps: {
     store: BudgetStore;
@@ -40,10 +42,16 @@ export class BudgetService {
     return this.#config.guildDailyPromptTokens !== null || this.#config.guildMonthlyPromptTokens !== null;
   }
 
+  /**
+   * Adds prompt tokens to the guild's day and month. Charges of one guild and period made while
+   * an earlier one is being written go out together, as one write after it (see WriteCoalescer).
+   */
   async charge(guildId: string, promptTokens: number): Promise<void> {
     if (promptTokens <= 0) return;
     const p = periods(this.#clock.now());
-    await this.#store.chargeTokens(guildId, [p.day, p.month], promptTokens);
+    await this.#charges.add(`${guildId}\u0000${p.day}\u0000${p.month}`, promptTokens, (tokens) =>
+      this.#store.chargeTokens(guildId, [p.day, p.month], tokens),
+    );
   }
 
   async check(guildId: string): Promise<BudgetCheck> {

@@ -28,6 +28,7 @@ export async function decide(
   guildId: string,
   collisions: readonly Pending[],
   subjectName: (subjectId: string | null) => string,
+  charge: (promptTokens: number) => Promise<void>,
 ): Promise<Decisions | null> {
   const targets = new Map<string, Fact>();
   let next = 0;
@@ -54,7 +55,7 @@ export async function decide(
       maxTokens: Math.min(4000, 500 + 250 * collisions.length),
       guildId,
       task: { kind: 'reconcile', input: { collisions: input } },
-      onUsage: (tokens) => deps.budgets.charge(guildId, tokens),
+      onUsage: charge,
     });
     const byCandidate = new Map<number, ReconcileDecision>();
     for (const d of result.value.decisions) {

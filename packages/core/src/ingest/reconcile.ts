@@ -17,7 +17,16 @@ export async function reconcile(
   deps: IngestDeps,
   guildId: string,
   candidates: readonly Candidate[],
-  options: { readonly allowModel: boolean; readonly subjectName: (subjectId: string | null) => string },
+  options: {
+    readonly allowModel: boolean;
+    readonly subjectName: (subjectId: string | null) => string;
+    /**
+     * Records the prompt tokens of reconcile's model call. Default: charged through the budgets
+     * before reconcile goes on. The batch passes one that only starts the write, and waits for it
+     * before its commit, as for the extraction reply's charge.
+     */
+    readonly charge?: (promptTokens: number) => Promise<void>;
+  },
 ): Promise<ReconcileResult> {
   const cfg = deps.config.extraction;
   if (candidates.length === 0) return { actions: [], droppedParaphrases: 0, llmCalls: 0 };
@@ -100,7 +109,8 @@ export async function reconcile(
   if (collisions.length === 0) return { actions, droppedParaphrases: dropped, llmCalls: 0 };
 
   const model = options.allowModel ? deps.smallLlm : null;
-  const decided = model ? await decide(deps, model, guildId, collisions, options.subjectName) : null;
+  const charge = options.charge ?? ((tokens: number) => deps.budgets.charge(guildId, tokens));
+  const decided = model ? await decide(deps, model, guildId, collisions, options.subjectName, charge) : null;
   for (const [i, pending] of collisions.entries()) {
     actions.push(toAction(pending, decided?.byCandidate.get(i), decided?.targets ?? new Map()));
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
+import { ErrorCode, MemoryError } from '../../src/index.js';
 import type { StoreCapabilities } from '../../src/ports/memory-store.js';
 import { interceptStore } from '../../src/testing/intercept-store.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
@@ -177,5 +178,42 @@ describe('extraction commit store calls', () => {
     expect(again.map((f) => f.occurrences)).toEqual([2, 2, 2]);
     expect(probe.overlaps()).toBe(0);
     await atomic.memory.close();
+  });
+
+  it("fails the batch, writing nothing, when reconcile's charge cannot be written", async () => {
+    const inner = createInMemoryStore();
+    let charges = 0;
+    const chargeTokens = inner.budgets.chargeTokens.bind(inner.budgets);
+    // The first batch's reply and the second's are charged; the third charge is reconcile's.
+    inner.budgets.chargeTokens = async (...args) => {
+      if (++charges === 3) throw new MemoryError(ErrorCode.STORE_UNAVAILABLE, 'budget write failed');
+      return chargeTokens(...args);
+    };
+    const failed: string[] = [];
+    const h = harness({ extraction: { collisionFloor: 0.2 } }, { store: inner });
+    h.memory.events.on('ExtractionFailed', (e) => failed.push(e.errorCode));
+    h.llm.script(
+      'extraction',
+      ops(op({ text: 'Alice works as a nurse at Mercy Hospital', category: 'professional' })),
+      ops(op({ text: 'Alice was promoted at Mercy Hospital', category: 'professional' })),
+    );
+    h.llm.script(
+      'reconcile',
+      JSON.stringify({
+        decisions: [
+          { candidateIndex: 0, kind: 'UPDATE', targetId: '0', text: 'Alice is a charge nurse', reason: 'x' },
+        ],
+      }),
+    );
+    await h.say(ALICE, 'another long night shift as a nurse at mercy hospital');
+    await h.memory.flush();
+    await h.say(ALICE, 'got promoted today at mercy hospital!! so happy about it');
+    await h.memory.flush();
+    expect(h.llm.callsFor('reconcile')).toHaveLength(1);
+    expect(charges).toBe(3);
+    expect(failed).toEqual(['STORE_UNAVAILABLE']);
+    const facts = await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
+    expect(facts.map((f) => f.text)).toEqual(['Alice works as a nurse at Mercy Hospital']);
+    await h.memory.close();
   });
 });
