@@ -2,7 +2,7 @@
  * Child process of the recall suite: what `observe` and an extraction commit send to a MongoDB
  * server, counted by the driver's command monitoring (harness/command-monitor.ts).
  *
- *   node mongo-ops-worker.js --location=mongodb://127.0.0.1:27017/db --messages=30
+ *   node mongo-ops-worker.js --location=mongodb://127.0.0.1:27017/db --messages=90
  *
  * Messages from three members go through `observe` (workers off); then each member's batch is
  * extracted by a scripted OpenAI-compatible server on loopback HTTP that answers one fact per
@@ -76,10 +76,12 @@ async function main(): Promise<unknown> {
   const memory = createMemory(stubExtractionConfig(location, server.url), { store });
   const commits: CommandCount[] = [];
   let factsCommitted = 0;
+  let factsReinforced = 0;
   memory.events.on('BatchCompleted', (b) => {
     if (!monitor.active || b.llmCalls === 0) return;
     commits.push(monitor.end());
     factsCommitted += b.adds;
+    factsReinforced += b.reinforces;
   });
   try {
     await store.setup();
@@ -121,6 +123,7 @@ async function main(): Promise<unknown> {
       extractionCommit: {
         ...summary(commits),
         factsPerCommit: commits.length > 0 ? factsCommitted / commits.length : 0,
+        reinforcedPerCommit: commits.length > 0 ? factsReinforced / commits.length : 0,
       },
       llmCalls: server.chatRequests.length,
     };

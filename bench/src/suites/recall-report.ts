@@ -68,7 +68,10 @@ export interface Row {
 }
 
 /** Commands per observe and per extraction commit (mongo-ops-worker.ts). */
-export type OpsStats = { observe: CommandStats; extractionCommit: CommandStats & { factsPerCommit: number } };
+export type OpsStats = {
+  observe: CommandStats;
+  extractionCommit: CommandStats & { factsPerCommit: number; reinforcedPerCommit: number };
+};
 
 /** Commands of the largest Mongo guild that counted them (10k unless --quick). */
 export function mongoCommands(rows: readonly Row[]) {

@@ -101,7 +101,9 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       OPS_WORKER,
       [
         `--location=${mongoDatabaseUrl(process.env['MONGO_URL'] as string, `permafrost_bench_ops_${process.pid}`)}`,
-        '--messages=30',
+        // Enough messages for several batches per member, so that commits which reinforce facts
+        // already stored are counted too, not only first commits.
+        '--messages=90',
       ],
       10 * 60_000,
     );
@@ -137,7 +139,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     );
   if (ops && pcCommands)
     notes.push(
-      `Mongo commands per operation (mean / max; round trips = critical path): observe ${ops.observe.meanCommands} / ${ops.observe.maxCommands} (${ops.observe.maxRoundTrips} round trips), extraction commit of ${ops.extractionCommit.factsPerCommit} facts ${ops.extractionCommit.meanCommands} / ${ops.extractionCommit.maxCommands} (${ops.extractionCommit.maxRoundTrips}), recall ${round(pcCommands.recall.meanCommands, 1)} / ${pcCommands.recall.maxCommands} (${pcCommands.recall.maxRoundTrips}), promptContext ${round(pcCommands.promptContext.meanCommands, 1)} / ${pcCommands.promptContext.maxCommands} (${pcCommands.promptContext.maxRoundTrips}). On FerretDB, reads of several documents by id are sent as concurrent point reads (one round trip, several commands); on MongoDB they are one $in query.`,
+      `Mongo commands per operation (mean / max; round trips = critical path): observe ${ops.observe.meanCommands} / ${ops.observe.maxCommands} (${ops.observe.maxRoundTrips} round trips), extraction commit (${ops.extractionCommit.operations} commits; per commit ${round(ops.extractionCommit.factsPerCommit, 2)} facts added, ${round(ops.extractionCommit.reinforcedPerCommit, 2)} reinforced) ${ops.extractionCommit.meanCommands} / ${ops.extractionCommit.maxCommands} (${ops.extractionCommit.maxRoundTrips}), recall ${round(pcCommands.recall.meanCommands, 1)} / ${pcCommands.recall.maxCommands} (${pcCommands.recall.maxRoundTrips}), promptContext ${round(pcCommands.promptContext.meanCommands, 1)} / ${pcCommands.promptContext.maxCommands} (${pcCommands.promptContext.maxRoundTrips}). On FerretDB, reads of several documents by id are sent as concurrent point reads (one round trip, several commands); on MongoDB they are one $in query.`,
     );
   const waves = rows.filter((r) => r.query.storeWaves);
   if (waves.length > 0)
