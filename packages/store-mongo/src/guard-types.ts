@@ -21,4 +21,11 @@ export interface Outcome<D> {
 export interface GuardOptions<D> {
   /** Runs while the document's version is held, just before the change is written. */
   readonly beforeWrite?: (before: D, after: D | typeof DELETE) => Promise<void>;
+  /**
+   * Starts from the version this store itself last wrote (within a few minutes) instead of reading
+   * the document: for documents that mostly one process changes, such as a queue key's bucket
+   * (its lease holder). A version another process replaced meanwhile costs a retry from a fresh
+   * read, never a wrong write; a "nothing to change" decided on it is checked on a fresh read.
+   */
+  readonly reuseWritten?: boolean;
 }

@@ -107,9 +107,14 @@ export async function changeBuckets(
   change: BucketChange,
   options: { beforeWrite?: (before: Bucket) => Promise<void> } = {},
 ): Promise<Map<string, Outcome<Bucket>>> {
+  // A key's bucket is written by its lease holder: the version this process wrote last is
+  // usually still current, so it is not read again (see GuardOptions.reuseWritten).
   const guardOptions: GuardOptions<BucketDoc> = options.beforeWrite
-    ? { beforeWrite: (before) => (options.beforeWrite as (b: Bucket) => Promise<void>)(decodeBucket(before)) }
-    : {};
+    ? {
+        reuseWritten: true,
+        beforeWrite: (before) => (options.beforeWrite as (b: Bucket) => Promise<void>)(decodeBucket(before)),
+      }
+    : { reuseWritten: true };
   const out = await ctx.guard.mutateMany(
     ctx.c.buckets,
     keys,

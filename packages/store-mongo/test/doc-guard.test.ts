@@ -86,4 +86,53 @@ describe.runIf(mongoSelected)('mongo DocGuard', () => {
     expect((await coll.findOne({ _id: 'c' }))?.n).toBe(11);
     expect(await tokens.countDocuments()).toBe(0);
   });
+
+  describe('reuseWritten', () => {
+    const reuse = { reuseWritten: true } as const;
+
+    it('starts from the version it wrote itself instead of reading the document again', async () => {
+      const { coll, tokens } = await collections('reuse');
+      let reads = 0;
+      const guard = new DocGuard(
+        host((c, ids) => {
+          reads++;
+          return plainRead(c, ids);
+        }),
+        tokens,
+        60_000,
+      );
+      await guard.mutate(coll, 'c', add(1), reuse);
+      expect(reads).toBe(1);
+      const out = await guard.mutate(coll, 'c', add(2), reuse);
+      expect(reads).toBe(1);
+      expect(out.after?.n).toBe(3);
+      // Without the option the document is read as before.
+      await guard.mutate(coll, 'c', add(4));
+      expect(reads).toBe(2);
+      expect((await coll.findOne({ _id: 'c' }))?.n).toBe(7);
+    });
+
+    it('retries from a fresh read when another process replaced the version it remembers', async () => {
+      const { coll, tokens } = await collections('reuse_stale');
+      const mine = new DocGuard(host(plainRead), tokens, 60_000);
+      const other = new DocGuard(host(plainRead), tokens, 60_000);
+      await mine.mutate(coll, 'c', add(1), reuse);
+      await other.mutate(coll, 'c', add(100));
+      await other.settled();
+      const out = await mine.mutate(coll, 'c', add(10), reuse);
+      expect(out.before?.n).toBe(101);
+      expect((await coll.findOne({ _id: 'c' }))?.n).toBe(111);
+      // "Nothing to change", decided on the remembered version, is checked on a fresh read.
+      await other.mutate(coll, 'c', (cur) => (cur ? { ...cur, n: 0 } : null));
+      await other.settled();
+      const unchanged = await mine.mutate(
+        coll,
+        'c',
+        (cur) => (cur && cur.n > 100 ? null : cur ? { ...cur, n: 42 } : null),
+        reuse,
+      );
+      expect(unchanged.changed).toBe(true);
+      expect((await coll.findOne({ _id: 'c' }))?.n).toBe(42);
+    });
+  });
 });
