@@ -29,6 +29,20 @@ const plainRead: ReadMany = async <D extends { _id: string }>(
   return new Map(docs.flatMap((d) => (d ? [[d._id, d] as const] : [])));
 };
 
+/** A guard (its own process, as far as locks go) that counts its document reads. */
+function countingGuard(tokens: Collection<TokenDoc>) {
+  let reads = 0;
+  const guard = new DocGuard(
+    host((c, ids) => {
+      reads++;
+      return plainRead(c, ids);
+    }),
+    tokens,
+    60_000,
+  );
+  return { guard, reads: () => reads };
+}
+
 const add = (k: number) => (current: Counter | null) => (current ? { ...current, n: current.n + k } : null);
 
 /** The version-token guard (doc-guard.ts) on a server whose updates need not be atomic. */
@@ -44,18 +58,10 @@ describe.runIf(mongoSelected)('mongo DocGuard', () => {
 
   it('reads a document once per guarded update when nothing else writes it', async () => {
     const { coll, tokens } = await collections('once');
-    let reads = 0;
-    const guard = new DocGuard(
-      host((c, ids) => {
-        reads++;
-        return plainRead(c, ids);
-      }),
-      tokens,
-      60_000,
-    );
+    const { guard, reads } = countingGuard(tokens);
     const out = await guard.mutate(coll, 'c', add(1));
     expect(out.after?.n).toBe(1);
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     await guard.settled();
     expect((await coll.findOne({ _id: 'c' }))?.n).toBe(1);
   });
@@ -92,23 +98,15 @@ describe.runIf(mongoSelected)('mongo DocGuard', () => {
 
     it('starts from the version it wrote itself instead of reading the document again', async () => {
       const { coll, tokens } = await collections('reuse');
-      let reads = 0;
-      const guard = new DocGuard(
-        host((c, ids) => {
-          reads++;
-          return plainRead(c, ids);
-        }),
-        tokens,
-        60_000,
-      );
+      const { guard, reads } = countingGuard(tokens);
       await guard.mutate(coll, 'c', add(1), reuse);
-      expect(reads).toBe(1);
+      expect(reads()).toBe(1);
       const out = await guard.mutate(coll, 'c', add(2), reuse);
-      expect(reads).toBe(1);
+      expect(reads()).toBe(1);
       expect(out.after?.n).toBe(3);
       // Without the option the document is read as before.
       await guard.mutate(coll, 'c', add(4));
-      expect(reads).toBe(2);
+      expect(reads()).toBe(2);
       expect((await coll.findOne({ _id: 'c' }))?.n).toBe(7);
     });
 
