@@ -205,6 +205,9 @@ export class Observer {
     const row = prepared;
     try {
       const admitted = optedOut?.then((out) => !out);
+      // A queue may answer without waiting for it (a full guild, a failed read of its own): its
+      // rejection is then seen through `optedOut` below, never as an unhandled one.
+      admitted?.catch(() => undefined);
       const outcome = await store.queue.enqueue(
         row,
         this.#deps.config.observe.maxQueueDepthPerGuild,

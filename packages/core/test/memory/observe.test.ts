@@ -105,6 +105,21 @@ describe('observe', () => {
     await memory.close();
   });
 
+  it('a failed consent read rejects the message even when the queue answers without waiting for it', async () => {
+    const store = createInMemoryStore();
+    store.consent.isOptedOut = () =>
+      new Promise((_, reject) => setTimeout(() => reject(new MemoryError('STORE_UNAVAILABLE', 'down')), 10));
+    // A queue that refuses at once (a full guild) and never looks at `admitted`.
+    const queue = Object.assign(Object.create(store.queue) as typeof store.queue, {
+      enqueue: async () => 'over_capacity' as const,
+    });
+    const { memory } = harness({}, { store, queue });
+    expect(await memory.observe(event())).toMatchObject({ messageId: 'm1', status: 'rejected' });
+    // Let any rejection nobody handled surface (vitest fails the run on one).
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await memory.close();
+  });
+
   it('a failed consent read rejects the message and stores nothing', async () => {
     const store = createInMemoryStore();
     const failure = new MemoryError('STORE_UNAVAILABLE', 'consent read failed');
