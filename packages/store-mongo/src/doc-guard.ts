@@ -223,7 +223,7 @@ export class DocGuard {
     try {
       // A token may name a version that another writer finished (and freed) meanwhile: only
       // documents still at the version we hold are ours to write. The write's filter checks that
-      // (see #write); only a `beforeWrite`, which must see the held version, needs a re-read first.
+      // (see writeHeld); only a `beforeWrite`, which must see the held version, needs a re-read first.
       const won = writes.filter((w) => held.has(w.id));
       let mine = won;
       if (options.beforeWrite && won.length > 0) {

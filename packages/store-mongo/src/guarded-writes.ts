@@ -1,11 +1,10 @@
+// The writes of a guarded change (doc-guard.ts), once the writer may make them.
 import { ErrorCode, MemoryError } from '@permafrost/core';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import { type Change, DELETE, type GuardedDoc, type GuardOptions, type Outcome } from './guard-types.js';
 import { newEpoch } from './mongo-keys.js';
 import type { RawDoc } from './raw-doc.js';
 import { changedFields } from './write-groups.js';
-
-/** The writes of a guarded change (doc-guard.ts), once the writer may make them. */
 
 /** A new version of `doc`: its id, and a fresh version stamp. */
 export function stampVersion<D extends GuardedDoc>(doc: D, id: string): D {

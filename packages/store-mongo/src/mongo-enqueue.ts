@@ -87,18 +87,13 @@ export async function enqueueRows(
       }
     }
     const reread = fresh === null && refresh.length > 0;
-    if (reread) fresh = readDepths(ctx, refresh);
-    const stored =
-      pass.length > 0
-        ? await storeRows(ctx, pass, admitted).catch(async (error: unknown) => {
-            await fresh?.catch(() => undefined);
-            throw error;
-          })
-        : new Set<number>();
-    if (stored === 'withheld') {
-      await fresh?.catch(() => undefined);
-      return rows.map(() => 'withheld');
+    if (reread) {
+      fresh = readDepths(ctx, refresh);
+      // Awaited below; a call that ends before (withheld, a failed insert) leaves it handled.
+      fresh.catch(() => undefined);
     }
+    const stored = pass.length > 0 ? await storeRows(ctx, pass, admitted) : new Set<number>();
+    if (stored === 'withheld') return rows.map(() => 'withheld');
     for (const r of pass) {
       if (stored.has(r.index)) outcomes[r.index] = 'accepted';
       else if (r.m.status === 'pending') depth.set(r.m.guildId, (depth.get(r.m.guildId) ?? 1) - 1);

@@ -79,7 +79,11 @@ export async function reinforceAll(
   at: Date,
 ): Promise<Fact[]> {
   const byFact = new Map<string, number[]>();
-  for (const [i, it] of items.entries()) byFact.set(it.target.id, [...(byFact.get(it.target.id) ?? []), i]);
+  for (const [i, it] of items.entries()) {
+    const indexes = byFact.get(it.target.id);
+    if (indexes) indexes.push(i);
+    else byFact.set(it.target.id, [i]);
+  }
   const out: Fact[] = new Array(items.length);
   await independentEach(deps.store, [...byFact.values()], async (indexes) => {
     const first = items[indexes[0] as number] as { target: Fact };
