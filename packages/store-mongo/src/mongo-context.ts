@@ -90,6 +90,16 @@ export class MongoContext {
     if (wait) await wait;
   }
 
+  /**
+   * `enter` for a write that never joins a transaction and touches only its own documents (a
+   * budget counter): without session transactions another caller's scope is no reason to wait
+   * (a batch's budget charge goes out beside its commit's writes, and is awaited before the
+   * batch is marked done).
+   */
+  async enterAlone(): Promise<void> {
+    if (this.profile.transactions) await this.enter();
+  }
+
   /** The session of the caller's atomic transaction, if any. */
   session(): ClientSession | undefined {
     if (this.#parent) return undefined;

@@ -91,7 +91,7 @@ export class MongoGovernanceStore extends GovernanceRolesBase {
 
   /** Each period counter is a guarded document: concurrent charges from several processes all count. */
   override async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
-    await this.#ctx.enter();
+    await this.#ctx.enterAlone();
     const g = requireId(guildId, 'guildId');
     const n = finite(tokens, 'tokens');
     const byKey = new Map(periods.map((p) => [docKey(g, requireId(p, 'period')), p]));

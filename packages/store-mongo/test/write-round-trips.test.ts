@@ -83,4 +83,41 @@ describe.runIf(mongoSelected)('mongo store write round trips', () => {
       await store.close();
     }
   });
+
+  it("charges a budget while another caller's transaction scope is open, where the server has no transactions", async () => {
+    const { client, db } = mongo;
+    const store = createMongoStore({ client, dbName: `${db}_charge` });
+    await store.setup();
+    let close!: () => void;
+    const held = new Promise<void>((resolve) => {
+      close = resolve;
+    });
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const scope = store.transaction(async () => {
+      opened();
+      await held;
+    });
+    await open;
+    // Another caller (outside the scope): a batch's charge beside its commit.
+    let charged = false;
+    const charge = store.budgets.chargeTokens(G1, ['d:2026-12-06'], 120).then(() => {
+      charged = true;
+    });
+    const settled = async () => {
+      for (let i = 0; i < 200 && !charged; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return charged;
+    };
+    const atomic = store.capabilities.transactions === 'atomic';
+    // Without transactions the charge lands while the scope is still open; in a session
+    // transaction every other call waits for the scope (as before).
+    expect(await settled()).toBe(!atomic);
+    close();
+    await scope;
+    await charge;
+    expect(await store.budgets.tokenUsage(G1, ['d:2026-12-06'])).toEqual({ 'd:2026-12-06': 120 });
+    await store.close();
+  });
 });

@@ -1,22 +1,51 @@
 import type { MemoryStore } from '../ports/memory-store.js';
+import type { Erased } from './erasure-fence.js';
+
+/**
+ * The two parts of a batch's bookkeeping. Both receive the erasures the commit read from its
+ * fence (null when the caller has none: they read it themselves).
+ */
+export interface CompletionParts {
+  /**
+   * Idempotent writes that mean nothing about the batch being done (its messages' vectors): they
+   * may go out beside the batch's facts.
+   */
+  readonly beside?: (erased: Erased | null) => Promise<void>;
+  /** "This batch is done" (messages marked processed, a watermark moved): always last. */
+  readonly finish: (erased: Erased | null) => Promise<void>;
+}
 
 /**
  * A batch's own bookkeeping (its messages marked processed, a watermark moved), made durable in
  * the same transaction as the batch's facts: a crash can then never leave committed facts with a
- * batch that will be extracted, and reinforced, a second time. The fact commit applies it last
- * inside its transaction; when nothing was committed, `settle` commits it alone.
+ * batch that will be extracted, and reinforced, a second time. The fact commit runs `beside`
+ * with its writes and `apply` last inside its transaction; when nothing was committed, `settle`
+ * commits it alone.
  */
 export class BatchCompletion {
-  readonly #work: () => Promise<void>;
+  readonly #parts: CompletionParts;
+  readonly #check: (() => Promise<Erased>) | null;
+  #besideDone = false;
   #applied = false;
 
-  constructor(work: () => Promise<void>) {
-    this.#work = work;
+  /** `check` reads the erasures when a caller passes none (see CompletionParts). */
+  constructor(parts: CompletionParts, check: (() => Promise<Erased>) | null = null) {
+    this.#parts = parts;
+    this.#check = check;
   }
 
-  /** Runs the bookkeeping in the caller's transaction. */
-  async apply(): Promise<void> {
-    await this.#work();
+  /** The writes that may go beside the batch's facts, in the caller's transaction. */
+  async beside(erased: Erased | null): Promise<void> {
+    if (this.#besideDone) return;
+    await this.#parts.beside?.(erased);
+    this.#besideDone = true;
+  }
+
+  /** Runs the bookkeeping (what `beside` has not written yet, then the "done" mark) in the caller's transaction. */
+  async apply(erased: Erased | null = null): Promise<void> {
+    const seen = erased ?? (this.#check ? await this.#check() : null);
+    await this.beside(seen);
+    await this.#parts.finish(seen);
     this.#applied = true;
   }
 

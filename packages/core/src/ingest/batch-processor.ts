@@ -7,7 +7,7 @@ import { quiet } from '../recall/recall-session.js';
 import { mineFactAlias, mineSelfAliases } from './alias-mining.js';
 import type { BatchCompletion } from './batch-completion.js';
 import { type BatchContext, buildBatchContext } from './batch-context.js';
-import { commitActions } from './commit.js';
+import { type CommitOutcome, commitActions } from './commit.js';
 import type { IngestDeps } from './deps.js';
 import { refreshDigest } from './digests.js';
 import type { ErasureFence } from './erasure-fence.js';
@@ -139,7 +139,7 @@ export async function extractScreened(
 
   const ctx = await buildBatchContext(deps, guildId, messages, scope, scope === 'member' ? keys : []);
   // A reply's charge (the extraction's, then reconcile's) is written while the batch goes on with
-  // reads only. It is awaited before the commit writes anything and before the batch returns, so
+  // reads only. It is awaited before the batch is marked done and before the batch returns, so
   // a failed charge still fails the batch, and before a repair turn's budget check, which must
   // see it.
   const charges: Promise<void>[] = [];
@@ -195,16 +195,28 @@ export async function extractScreened(
       },
     });
     llmCalls += plan.llmCalls;
-    options.fence?.prefetch();
-    await charged();
-    const outcome = await commitActions(deps, guildId, plan.actions, options.completion, options.fence);
-    await mineFactAliases(deps, guildId, ctx, outcome.added);
-    llmCalls += await refreshDigests(
-      deps,
-      guildId,
-      outcome.added.map((f) => f.subjectId),
-      nameOf,
-    );
+    // On an atomic store the commit is one transaction that nothing else may write into: the
+    // charges land before it, the digests after it. Elsewhere the charges go out beside the
+    // commit's writes and are awaited before "done", so a failed charge still leaves the batch to
+    // be retried, and the digests are refreshed while the batch is marked done.
+    const afterFacts = async (committed: CommitOutcome) => {
+      await mineFactAliases(deps, guildId, ctx, committed.added);
+      const digestCalls = await refreshDigests(
+        deps,
+        guildId,
+        committed.added.map((f) => f.subjectId),
+        nameOf,
+      );
+      llmCalls += digestCalls;
+    };
+    const atomic = deps.store.capabilities.transactions === 'atomic';
+    if (atomic) await charged();
+    const outcome = await commitActions(deps, guildId, plan.actions, {
+      completion: options.completion,
+      fence: options.fence,
+      ...(atomic ? {} : { split: { beforeDone: charged, alongside: afterFacts } }),
+    });
+    if (atomic) await afterFacts(outcome);
     return report(guildId, keys, n, {
       adds: outcome.added.length - outcome.superseded.length - outcome.invalidated.length,
       reinforces: outcome.reinforced.length,

@@ -1,16 +1,14 @@
-import { ErrorCode, MemoryError } from '../errors/index.js';
 import { FactHistoryKind } from '../model/enums.js';
-import type { Fact, FactPatch } from '../model/fact.js';
-import type { MemoryStore } from '../ports/memory-store.js';
+import type { Fact } from '../model/fact.js';
 import type { BatchCompletion } from './batch-completion.js';
-import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import { type ErasureFence, fenceActions } from './erasure-fence.js';
-import { buildFact, historyEntry, reinforcementPatch } from './fact-builder.js';
+import { buildFact } from './fact-builder.js';
 import { attachFacts, insertFact, type NewFact, planFacts } from './fact-inserts.js';
+import { reinforceAll, retireFact } from './fact-updates.js';
 import type { FactGraphPlan } from './graph-writes.js';
 import type { Action } from './reconcile-actions.js';
-import { independentEach } from './store-calls.js';
+import { independent } from './store-calls.js';
 
 export interface CommitOutcome {
   readonly added: Fact[];
@@ -19,138 +17,60 @@ export interface CommitOutcome {
   readonly invalidated: { readonly old: Fact; readonly replacement: Fact; readonly reason: string }[];
 }
 
-/** Reinforces a fact with optimistic concurrency (re-reads and retries on a version race). */
-export async function reinforceFact(
-  deps: Pick<IngestDeps, 'store' | 'config'>,
-  target: Fact,
-  candidate: Candidate,
-  at: Date,
-): Promise<Fact> {
-  return (await reinforceRepeatedly(deps, target, [candidate], at))[0] as Fact;
-}
-
-/**
- * Reinforces one fact once per candidate in a single versioned update (re-read and recomputed on
- * a version race), with one history entry per reinforcement, as if they had been applied in turn.
- * Returns the updated fact once per candidate.
- */
-async function reinforceRepeatedly(
-  deps: Pick<IngestDeps, 'store' | 'config'>,
-  target: Fact,
-  candidates: readonly Candidate[],
-  at: Date,
-): Promise<Fact[]> {
-  let current = target;
-  for (let attempt = 0; attempt < 4; attempt++) {
-    let merged = current;
-    let patch: FactPatch = {};
-    const counts: number[] = [];
-    for (const candidate of candidates) {
-      patch = reinforcementPatch(merged, candidate, at, deps.config.lifecycle);
-      merged = { ...merged, ...patch };
-      counts.push(merged.occurrences);
-    }
-    const next = await deps.store.facts.update(current.guildId, current.id, patch, {
-      at,
-      expectedVersion: current.version,
-    });
-    if (next) {
-      await deps.store.facts.appendHistory(
-        counts.map((n) => historyEntry(next, FactHistoryKind.REINFORCED, at, `occurrences=${n}`)),
-      );
-      return candidates.map(() => next);
-    }
-    const [fresh] = await deps.store.facts.get(current.guildId, [current.id]);
-    if (!fresh) break;
-    current = fresh;
-  }
-  throw new MemoryError(ErrorCode.CONFLICT, 'could not reinforce a fact after repeated concurrent updates');
-}
-
-/**
- * Reinforces facts: one versioned update per fact (a fact named twice is reinforced twice in that
- * update), independent of the others, so where the store's transactions are `ordered` they go out
- * together (the round trips of one, not of all in turn; see store-calls.ts). Results in input
- * order.
- */
-export async function reinforceAll(
-  deps: Pick<IngestDeps, 'store' | 'config'>,
-  items: readonly { readonly target: Fact; readonly candidate: Candidate }[],
-  at: Date,
-): Promise<Fact[]> {
-  const byFact = new Map<string, number[]>();
-  for (const [i, it] of items.entries()) {
-    const indexes = byFact.get(it.target.id);
-    if (indexes) indexes.push(i);
-    else byFact.set(it.target.id, [i]);
-  }
-  const out: Fact[] = new Array(items.length);
-  await independentEach(deps.store, [...byFact.values()], async (indexes) => {
-    const first = items[indexes[0] as number] as { target: Fact };
-    const done = await reinforceRepeatedly(
-      deps,
-      first.target,
-      indexes.map((i) => (items[i] as { candidate: Candidate }).candidate),
-      at,
-    );
-    indexes.forEach((i, k) => {
-      out[i] = done[k] as Fact;
-    });
-  });
-  return out;
-}
-
-/** Ends a fact: validUntil (and supersededBy when replaced), vector inactive, relation evidence dropped. */
-export async function retireFact(
-  store: MemoryStore,
-  old: Fact,
-  at: Date,
-  kind: FactHistoryKind,
-  detail: string,
-  replacementId: string | null,
-  actorId: string | null = null,
-): Promise<Fact | null> {
-  const retired = await store.facts.update(
-    old.guildId,
-    old.id,
-    { validUntil: at, ...(replacementId ? { supersededById: replacementId } : {}) },
-    { at },
-  );
-  if (!retired) return null;
-  await store.vectors.setActive(old.guildId, 'fact', [old.id], false);
-  await store.graph.dropEvidence(old.guildId, [old.id], at);
-  await store.facts.appendHistory([historyEntry(retired, kind, at, detail, { actorId })]);
-  return retired;
+/** What a commit carries besides the plan's actions. */
+export interface CommitOptions {
+  /** The batch's bookkeeping: `beside` goes out with the fact writes, `apply` last. */
+  readonly completion?: BatchCompletion | undefined;
+  /** Actions covered by erasures recorded since the fence opened are dropped first. */
+  readonly fence?: ErasureFence | undefined;
+  /**
+   * Only where transactions are not atomic: the commit then splits in two. The fact writes run in
+   * the transaction scope (which keeps this process's other calls out until it ends). Then,
+   * outside it, `beforeDone` is awaited before the completion is applied (the batch's budget
+   * charges, which went out beside the writes: a failed one still leaves the batch undone, to be
+   * retried), while `alongside` runs with them (work that needs the committed facts, such as the
+   * digest refresh).
+   */
+  readonly split?: {
+    readonly beforeDone: () => Promise<void>;
+    readonly alongside: (outcome: CommitOutcome) => Promise<void>;
+  };
 }
 
 /**
  * Applies a reconcile plan in one store transaction; events are emitted after it commits.
  * With a `fence`, actions covered by erasures recorded since it opened are dropped first.
- * `completion` is applied last inside the same transaction (the batch's own bookkeeping: messages
- * marked processed, a watermark moved), so facts and "this batch is done" become durable together.
+ * The new facts, the reinforcements and the completion's `beside` writes do not depend on each
+ * other: where the store's transactions are `ordered` they go out together (store-calls.ts).
+ * The completion is applied last inside the same transaction (the batch's own bookkeeping:
+ * messages marked processed, a watermark moved), so facts and "this batch is done" become durable
+ * together.
  */
 export async function commitActions(
   deps: IngestDeps,
   guildId: string,
   actions: readonly Action[],
-  completion?: BatchCompletion,
-  fence?: ErasureFence,
+  options: CommitOptions = {},
 ): Promise<CommitOutcome> {
+  const { completion, fence } = options;
   const at = deps.clock.now();
   const outcome: CommitOutcome = { added: [], reinforced: [], superseded: [], invalidated: [] };
-  await deps.store.transaction(async () => {
+  const erased = await deps.store.transaction(async () => {
     // Erasures since the batch began (a purge, a deleted message) drop what they cover, here in
     // the commit transaction, so nothing erased while the model ran is written back.
-    const live = fence ? fenceActions(actions, await fence.forCommit()) : actions;
+    const erased = fence ? await fence.check() : null;
+    const live = erased ? fenceActions(actions, erased) : actions;
     const adds = live.filter((a): a is AddAction => a.kind === 'add');
-    await commitAdds(deps, guildId, adds, at, outcome);
-    outcome.reinforced.push(
-      ...(await reinforceAll(
-        deps,
-        live.flatMap((a) => (a.kind === 'reinforce' ? [{ target: a.target, candidate: a.candidate }] : [])),
-        at,
-      )),
+    const reinforces = live.flatMap((a) =>
+      a.kind === 'reinforce' ? [{ target: a.target, candidate: a.candidate }] : [],
     );
+    const [, reinforced] = await independent<[unknown, Fact[], unknown]>(deps.store, [
+      () => commitAdds(deps, guildId, adds, at, outcome),
+      () => reinforceAll(deps, reinforces, at),
+      () => completion?.beside(erased) ?? Promise.resolve(),
+    ]);
+    // After the adds' own reinforcements (facts another batch committed meanwhile), as before.
+    outcome.reinforced.push(...reinforced);
     for (const action of live) {
       switch (action.kind) {
         case 'add':
@@ -195,8 +115,19 @@ export async function commitActions(
         }
       }
     }
-    await completion?.apply();
+    if (!options.split) await completion?.apply(erased);
+    return erased;
   });
+  if (options.split) {
+    const { beforeDone, alongside } = options.split;
+    await settledTogether([
+      (async () => {
+        await beforeDone();
+        await completion?.apply(erased);
+      })(),
+      alongside(outcome),
+    ]);
+  }
   for (const fact of outcome.added)
     deps.events.emit('FactCommitted', { guildId, fact, reinforcement: false });
   for (const fact of outcome.reinforced)
@@ -263,4 +194,11 @@ async function commitAdds(
       at,
     )),
   );
+}
+
+/** Waits for every promise, then rejects with the first failure (none is left running). */
+async function settledTogether(work: readonly Promise<unknown>[]): Promise<void> {
+  const results = await Promise.allSettled(work);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }

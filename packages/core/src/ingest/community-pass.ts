@@ -46,13 +46,14 @@ export async function runCommunityPass(
     const minimum = force ? 1 : Math.max(config.batching.batchSizeMessages, Math.ceil(window / 2));
     if (messages.length < minimum) return null;
     const newest = messages[messages.length - 1] as StoredMessage;
-    const completion = new BatchCompletion(() =>
-      store.cursors.setCursor(
-        guildId,
-        WINDOW_CURSOR,
-        `${newest.createdAt.toISOString()}|${newest.messageId}`,
-      ),
-    );
+    const completion = new BatchCompletion({
+      finish: () =>
+        store.cursors.setCursor(
+          guildId,
+          WINDOW_CURSOR,
+          `${newest.createdAt.toISOString()}|${newest.messageId}`,
+        ),
+    });
     const result = await extractBatch(deps, guildId, SERVER_KEY, messages, 'community', {
       completion,
       fence,

@@ -1,10 +1,9 @@
 import PQueue from 'p-queue';
 import { ErrorCode, MemoryError } from '../errors/index.js';
 import { type BatchKey, SERVER_KEY, type StoredMessage } from '../model/message.js';
-import { BatchCompletion } from './batch-completion.js';
 import { recordBatchFailure } from './batch-failure.js';
 import { type BatchReport, extractScreened, type Screened, screenBatch } from './batch-processor.js';
-import { type Claimed, completeClaims, embedMessages, keyId } from './claim-completion.js';
+import { type Claimed, claimCompletion, embedMessages, keyId } from './claim-completion.js';
 import { runCommunityPass } from './community-pass.js';
 import type { IngestDeps } from './deps.js';
 import { ErasureFence } from './erasure-fence.js';
@@ -231,15 +230,14 @@ export class IngestEngine {
         claims.flatMap((c) => c.messages),
       );
       const context = { owner: this.#owner, guildId, vectors, fence, lost };
-      const complete = (done: readonly Claimed[]) => completeClaims(this.#deps, done, context);
       for (const [c, skip] of skipped) {
-        await store.transaction(() => complete([c]));
+        await claimCompletion(this.#deps, [c], context).settle(store);
         finished.add(c);
         this.#succeeded(skip);
         units++;
       }
       if (parts.length === 0) return units;
-      const completion = new BatchCompletion(() => complete(partClaims));
+      const completion = claimCompletion(this.#deps, partClaims, context);
       const result = await extractScreened(this.#deps, guildId, parts, 'member', { completion, fence });
       await completion.settle(store);
       await reapplyErasures(this.#deps, fence);
@@ -249,6 +247,16 @@ export class IngestEngine {
     } catch (error) {
       // Closing aborted the call: not the batch's fault; the released lease leaves it queued.
       if (MemoryError.is(error, ErrorCode.CLOSED)) return units;
+      // Without atomic transactions a batch that failed part-way may have written some of its
+      // work: erasures since the fence opened are applied to it too.
+      await reapplyErasures(this.#deps, fence).catch((reapplyError: unknown) =>
+        this.#deps.logger?.({
+          level: 'warn',
+          event: 'ingest.reapply_failed',
+          data: { guildId },
+          error: reapplyError,
+        }),
+      );
       for (const c of claims)
         if (!finished.has(c)) await recordBatchFailure(this.#deps, this.#owner, c, error);
       return units;

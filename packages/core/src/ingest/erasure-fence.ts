@@ -23,7 +23,6 @@ export class ErasureFence {
   readonly #store: MemoryStore;
   readonly #guildId: string;
   readonly #opened: number;
-  #early: Promise<Erased> | null = null;
 
   private constructor(store: MemoryStore, guildId: string, opened: number) {
     this.#store = store;
@@ -38,27 +37,6 @@ export class ErasureFence {
 
   get guildId(): string {
     return this.#guildId;
-  }
-
-  /**
-   * On a store without atomic transactions, starts the commit's check now, while the caller still
-   * waits for something else (the batch's budget charge): erasures recorded after this read are
-   * applied again once the batch is done (fence-reapply.ts), as are those that land between the
-   * check and the commit's writes there anyway. On an atomic store the check must run inside the
-   * commit transaction, so nothing is started.
-   */
-  prefetch(): void {
-    if (this.#early !== null || this.#store.capabilities.transactions === 'atomic') return;
-    this.#early = this.check();
-    // Read by `forCommit`; a batch that fails before its commit never reads it.
-    this.#early.catch(() => undefined);
-  }
-
-  /** The commit's check: the one `prefetch` started (used once), else a fresh read. */
-  forCommit(): Promise<Erased> {
-    const early = this.#early;
-    this.#early = null;
-    return early ?? this.check();
   }
 
   /** Erasures recorded since the fence opened (read now: call it inside the commit transaction). */

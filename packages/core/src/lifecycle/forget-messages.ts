@@ -1,4 +1,4 @@
-import { retireFact } from '../ingest/commit.js';
+import { retireFact } from '../ingest/fact-updates.js';
 import { FactHistoryKind } from '../model/enums.js';
 import type { Fact, SourceRef } from '../model/fact.js';
 import type { MemoryStore } from '../ports/memory-store.js';

@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '../config/schema.js';
-import { retireFact } from '../ingest/commit.js';
+import { retireFact } from '../ingest/fact-updates.js';
 import { FactHistoryKind } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { EventBus } from '../observability/events.js';

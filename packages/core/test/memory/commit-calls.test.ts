@@ -16,8 +16,9 @@ const TEXTS = [
 ];
 
 /** One batch of Alice's messages extracted into `n` new facts; the flush's store calls counted. */
-async function extractInto(n: number) {
-  const counted = new StoreWaves(createInMemoryStore());
+async function extractInto(n: number, transactions: StoreCapabilities['transactions'] = 'atomic') {
+  const inner = createInMemoryStore();
+  const counted = new StoreWaves({ ...inner, capabilities: { ...inner.capabilities, transactions } });
   const h = harness({}, { store: counted.store });
   h.llm.script('extraction', ops(...TEXTS.slice(0, n).map((text) => op({ text, sources: [1] }))));
   await h.say(ALICE, 'I keep bees, play the cello, run, fix radios and grow chillies');
@@ -86,9 +87,9 @@ describe('extraction commit store calls', () => {
     // completion, the batch's last write.
     expect(commitWaves(five.byWave)).toBe(commitWaves(one.byWave));
     // Erasure check, the insert of the new facts (with its duplicate check), links, vectors,
-    // history, erasure check, message vectors, completion: one at a time, as inside a
-    // transaction of this (atomic) store.
-    expect(commitWaves(one.byWave)).toBe(8);
+    // history, message vectors, completion: one at a time, as inside a transaction of this
+    // (atomic) store. The message vectors use the commit's erasure check.
+    expect(commitWaves(one.byWave)).toBe(7);
     // One insert for the five facts, one history append, the same vector writes as for one fact.
     const calls = (r: typeof five, name: string) => r.byWave.flat().filter((c) => c === name).length;
     for (const name of ['facts.insertDistinct', 'facts.appendHistory']) {
@@ -138,6 +139,56 @@ describe('extraction commit store calls', () => {
     expect(await inner.facts.list({ guildId: GUILD, limit: 10 })).toMatchObject({ items: [] });
     // Still queued, for a retry.
     expect(await inner.queue.counts(GUILD)).toMatchObject({ pending: 3, processed: 0 });
+    await h.memory.close();
+  });
+
+  it('sends the message vectors with the new facts, the charge beside them and the digest reads with the completion, where transactions are ordered', async () => {
+    const atomic = await extractInto(1);
+    const ordered = await extractInto(1, 'ordered');
+    expect(ordered.facts.map((f) => f.text)).toEqual([TEXTS[0]]);
+    const wave = (byWave: readonly (readonly string[])[], call: string) =>
+      byWave.findIndex((w) => w.includes(call));
+    const { byWave } = ordered;
+    // The message vectors (the first vector write: the fact's own follows its insert) go out
+    // with the facts' insert, not after it; the charge is not waited for before the insert.
+    expect(wave(byWave, 'vectors.upsert')).toBe(wave(byWave, 'facts.insertDistinct'));
+    expect(wave(byWave, 'budgets.chargeTokens')).toBeLessThan(wave(byWave, 'facts.insertDistinct'));
+    expect(wave(byWave, 'queue.complete')).toBeGreaterThan(wave(byWave, 'facts.appendHistory'));
+    // The digest refresh reads while the batch is marked done (after it on an atomic store).
+    expect(wave(byWave, 'digests.getDigest')).toBe(wave(byWave, 'queue.complete'));
+    expect(wave(atomic.byWave, 'digests.getDigest')).toBeGreaterThan(wave(atomic.byWave, 'queue.complete'));
+    expect(commitWaves(byWave)).toBeLessThan(commitWaves(atomic.byWave));
+    // Erasure check; insert and message vectors; links, fact vector, history; completion.
+    expect(commitWaves(byWave)).toBe(4);
+  });
+
+  it('leaves the batch queued when the charge fails where transactions are ordered', async () => {
+    const inner = createInMemoryStore();
+    let fail = true;
+    const chargeTokens = inner.budgets.chargeTokens.bind(inner.budgets);
+    inner.budgets.chargeTokens = async (...args) => {
+      if (fail) throw new MemoryError(ErrorCode.STORE_UNAVAILABLE, 'budget write failed');
+      return chargeTokens(...args);
+    };
+    const store = { ...inner, capabilities: { ...inner.capabilities, transactions: 'ordered' as const } };
+    const failed: string[] = [];
+    const h = harness({}, { store });
+    h.memory.events.on('ExtractionFailed', (e) => failed.push(e.errorCode));
+    h.llm.script('extraction', ops(op({ text: TEXTS[0] as string, sources: [1] })));
+    await h.say(ALICE, 'I keep bees, play the cello, run, fix radios and grow chillies');
+    await h.say(ALICE, 'busy week honestly');
+    await h.say(ALICE, 'anyway how is everyone');
+    await h.memory.flush();
+    expect(failed).toEqual(['STORE_UNAVAILABLE']);
+    // Not marked done: the batch is retried, and its fact (already written) is found, not doubled.
+    expect(await inner.queue.counts(GUILD)).toMatchObject({ pending: 3, processed: 0 });
+    fail = false;
+    h.llm.script('extraction', ops(op({ text: TEXTS[0] as string, sources: [1] })));
+    h.clock.advanceSeconds(3600);
+    await h.memory.flush({ guildId: GUILD });
+    expect(await inner.queue.counts(GUILD)).toMatchObject({ pending: 0, processed: 3 });
+    const facts = await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
+    expect(facts.map((f) => f.text)).toEqual([TEXTS[0]]);
     await h.memory.close();
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createInMemoryStore, type MemoryStore } from '../../src/index.js';
-import { ALICE, GUILD, harness, op, ops } from './helpers.js';
+import { createInMemoryStore, ErrorCode, MemoryError, type MemoryStore } from '../../src/index.js';
+import { ALICE, CHANNEL, GUILD, harness, op, ops } from './helpers.js';
 
 /**
  * A store whose budget charge takes a while, recording when the charge starts and ends and when
@@ -93,6 +93,72 @@ describe("the commit's erasure check", () => {
       validity: 'any',
       limit: 10,
     });
+    expect(stored.items).toEqual([]);
+    await h.memory.close();
+  });
+
+  it("removes a message's vector again when the message is forgotten while the batch writes it (store without atomic transactions)", async () => {
+    const base = createInMemoryStore();
+    let beforeMessageVectors = async () => {};
+    const store: MemoryStore = {
+      ...base,
+      capabilities: { ...base.capabilities, transactions: 'ordered' },
+      vectors: new Proxy(base.vectors, {
+        get(t, key) {
+          const value = Reflect.get(t, key) as unknown;
+          if (typeof value !== 'function') return value;
+          const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(t);
+          if (key !== 'upsert') return bound;
+          return async (items: readonly { kind: string }[]) => {
+            if (items.some((i) => i.kind === 'message')) await beforeMessageVectors();
+            return bound(items);
+          };
+        },
+      }),
+    };
+    const h = harness({ budgets: { guildDailyPromptTokens: 1_000_000 } }, { store });
+    h.llm.script('extraction', ops(op({ text: 'Alice keeps bees on her roof', sources: [2] })));
+    const forgotten = await h.say(ALICE, 'ok so here is a thing about my weekend plans');
+    const kept = await h.say(ALICE, 'i keep bees on my roof, three hives now');
+    // The commit has read the erasures already when its message vectors go out.
+    beforeMessageVectors = async () => {
+      beforeMessageVectors = async () => {};
+      await h.memory.forgetMessage({ guildId: GUILD, channelId: CHANNEL, messageId: forgotten });
+    };
+    await h.memory.flush({ guildId: GUILD });
+    expect(await base.vectors.count(GUILD, 'message', [kept])).toBe(1);
+    expect(await base.vectors.count(GUILD, 'message', [forgotten])).toBe(0);
+    expect((await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).map((f) => f.text)).toEqual([
+      'Alice keeps bees on her roof',
+    ]);
+    await h.memory.close();
+  });
+
+  it('keeps nothing of a member purged during the commit of a batch that then fails (store without atomic transactions)', async () => {
+    const base = createInMemoryStore();
+    let duringInsert = async () => {};
+    const insertDistinct = base.facts.insertDistinct.bind(base.facts);
+    base.facts.insertDistinct = async (...args) => {
+      await duringInsert();
+      return insertDistinct(...args);
+    };
+    base.budgets.chargeTokens = async () => {
+      throw new MemoryError(ErrorCode.STORE_UNAVAILABLE, 'budget write failed');
+    };
+    const store: MemoryStore = { ...base, capabilities: { ...base.capabilities, transactions: 'ordered' } };
+    const h = harness({}, { store });
+    const failed: string[] = [];
+    h.memory.events.on('ExtractionFailed', (e) => failed.push(e.errorCode));
+    duringInsert = async () => {
+      duringInsert = async () => {};
+      await h.memory.admin.purgeUser({ guildId: GUILD, userId: ALICE, dryRun: false });
+    };
+    h.llm.script('extraction', ops(op({ text: 'Alice keeps bees on her roof' })));
+    await h.say(ALICE, 'i keep bees on my roof, three hives now');
+    await h.memory.flush({ guildId: GUILD });
+    // The fact went in after the purge, then the charge failed the batch: the purge is re-run.
+    expect(failed).toEqual(['STORE_UNAVAILABLE']);
+    const stored = await base.facts.list({ guildId: GUILD, subjectIds: [ALICE], validity: 'any', limit: 10 });
     expect(stored.items).toEqual([]);
     await h.memory.close();
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { Candidate } from '../../src/ingest/candidate.js';
-import { reinforceAll } from '../../src/ingest/commit.js';
+import { reinforceAll } from '../../src/ingest/fact-updates.js';
 import { makeFact } from '../../src/testing/make-fact.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
 
