@@ -95,10 +95,16 @@ export class MongoGovernanceStore extends GovernanceRolesBase {
     const g = requireId(guildId, 'guildId');
     const n = finite(tokens, 'tokens');
     const byKey = new Map(periods.map((p) => [docKey(g, requireId(p, 'period')), p]));
-    await this.#ctx.guard.mutateMany(this.#ctx.c.budgets, [...byKey.keys()], (current, key) =>
-      current
-        ? { ...current, tokens: current.tokens + n }
-        : { _id: key, ep: '', guildId: g, period: byKey.get(key) as string, tokens: n },
+    // A process that charged a period last usually holds its current version: it is not read
+    // again (a stale one costs a retry from a fresh read, see GuardOptions.reuseWritten).
+    await this.#ctx.guard.mutateMany(
+      this.#ctx.c.budgets,
+      [...byKey.keys()],
+      (current, key) =>
+        current
+          ? { ...current, tokens: current.tokens + n }
+          : { _id: key, ep: '', guildId: g, period: byKey.get(key) as string, tokens: n },
+      { reuseWritten: true },
     );
   }
 

@@ -120,4 +120,30 @@ describe.runIf(mongoSelected)('mongo store write round trips', () => {
     expect(await store.budgets.tokenUsage(G1, ['d:2026-12-06'])).toEqual({ 'd:2026-12-06': 120 });
     await store.close();
   });
+
+  it('charges a period it charged last without reading its counter, and a stale one still counts', async () => {
+    const { client, db } = mongo;
+    const one = createMongoStore({ client, dbName: `${db}_charge_reuse` });
+    const other = createMongoStore({ client, dbName: `${db}_charge_reuse` });
+    await one.setup();
+    const reads: string[] = [];
+    const started = (e: CommandStartedEvent) => {
+      if (e.commandName === 'find' && e.command['find'] === 'token_budgets') reads.push(e.command['find']);
+    };
+    client.on('commandStarted', started);
+    try {
+      await one.budgets.chargeTokens(G1, ['d:2026-12-06'], 100);
+      reads.length = 0;
+      await one.budgets.chargeTokens(G1, ['d:2026-12-06'], 20);
+      expect(reads).toEqual([]);
+      // Another process (another store object) charges meanwhile: the remembered version is stale.
+      await other.budgets.chargeTokens(G1, ['d:2026-12-06'], 3);
+      await one.budgets.chargeTokens(G1, ['d:2026-12-06'], 7);
+      expect(await other.budgets.tokenUsage(G1, ['d:2026-12-06'])).toEqual({ 'd:2026-12-06': 130 });
+    } finally {
+      client.off('commandStarted', started);
+      await one.close();
+      await other.close();
+    }
+  });
 });
