@@ -25,8 +25,9 @@ const MATCH_BATCH = 5000;
 /**
  * The documents holding any of `terms`. FerretDB pushes only equality filters down to its backend
  * (on PostgreSQL a jsonb containment, which also matches an array element) and answers `$in` by
- * decoding the whole collection, so there it sends one equality query per term, concurrently;
- * elsewhere one `$in` query on the multikey index.
+ * decoding the whole collection, so there it sends one equality query per term, concurrently
+ * (joining the same term's query already in flight); elsewhere one `$in` query on the multikey
+ * index.
  */
 export async function findMatching<D extends RawDoc>(
   ctx: MongoContext,
@@ -43,7 +44,11 @@ export async function findMatching<D extends RawDoc>(
       .toArray()) as D[];
   const byId = new Map<string, D>();
   await ctx.each(terms, async (t) => {
-    const docs = await coll.find({ ...filter, terms: { $eq: t } }, { batchSize: MATCH_BATCH }).toArray();
+    // Concurrent searches (a batch's candidates, several questions) mostly share their terms: a
+    // term already being read with the same filter is joined (the documents are not changed).
+    const docs = await ctx.shared(coll.collectionName, JSON.stringify(['match', filter, t]), () =>
+      coll.find({ ...filter, terms: { $eq: t } }, { batchSize: MATCH_BATCH }).toArray(),
+    );
     for (const d of docs) byId.set(d._id, d as D);
   });
   return [...byId.values()];

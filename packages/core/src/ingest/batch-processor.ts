@@ -67,6 +67,12 @@ export interface ExtractBatchOptions {
   readonly completion?: BatchCompletion;
   /** Opened before the batch's messages were read: erasures since then are honoured at commit. */
   readonly fence?: ErasureFence;
+  /**
+   * Runs once everything the batch writes about people (facts, vectors, digests) is written: where
+   * transactions are not atomic, while the batch is marked done (the caller's re-application of
+   * erasures, fence-reapply.ts). Not run when nothing is committed.
+   */
+  readonly afterWrites?: () => Promise<void>;
 }
 
 /** A key's claimed messages after screening: what may go to the model, or why nothing does. */
@@ -214,7 +220,17 @@ export async function extractScreened(
     const outcome = await commitActions(deps, guildId, plan.actions, {
       completion: options.completion,
       fence: options.fence,
-      ...(atomic ? {} : { split: { beforeDone: charged, alongside: afterFacts } }),
+      ...(atomic
+        ? {}
+        : {
+            split: {
+              beforeDone: charged,
+              alongside: async (committed) => {
+                await afterFacts(committed);
+                await options.afterWrites?.();
+              },
+            },
+          }),
     });
     if (atomic) await afterFacts(outcome);
     return report(guildId, keys, n, {

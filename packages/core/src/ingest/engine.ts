@@ -238,9 +238,20 @@ export class IngestEngine {
       }
       if (parts.length === 0) return units;
       const completion = claimCompletion(this.#deps, partClaims, context);
-      const result = await extractScreened(this.#deps, guildId, parts, 'member', { completion, fence });
+      // Once, after the batch's last write about people: beside its completion where the commit
+      // allows it, else here.
+      let reapplied: Promise<void> | null = null;
+      const reapply = () => {
+        reapplied ??= reapplyErasures(this.#deps, fence);
+        return reapplied;
+      };
+      const result = await extractScreened(this.#deps, guildId, parts, 'member', {
+        completion,
+        fence,
+        afterWrites: reapply,
+      });
       await completion.settle(store);
-      await reapplyErasures(this.#deps, fence);
+      await reapply();
       for (const c of partClaims) finished.add(c);
       this.#succeeded(result);
       return units + 1;

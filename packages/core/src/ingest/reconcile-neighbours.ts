@@ -8,6 +8,37 @@ import type { IngestDeps } from './deps.js';
 export const MAX_NEIGHBOURS = 6;
 
 /**
+ * Facts by id for one reconcile: candidates of one subject mostly find the same neighbours, and a
+ * fact asked for again (while its read is in flight or after) is not read twice.
+ */
+export class FactReads {
+  readonly #store: IngestDeps['store'];
+  readonly #guildId: string;
+  readonly #reads = new Map<string, Promise<Fact | undefined>>();
+
+  constructor(store: IngestDeps['store'], guildId: string) {
+    this.#store = store;
+    this.#guildId = guildId;
+  }
+
+  async get(ids: readonly string[]): Promise<Map<string, Fact>> {
+    const missing = [...new Set(ids)].filter((id) => !this.#reads.has(id));
+    if (missing.length > 0) {
+      const read = this.#store.facts
+        .get(this.#guildId, missing)
+        .then((facts) => new Map(facts.map((f) => [f.id, f])));
+      for (const id of missing)
+        this.#reads.set(
+          id,
+          read.then((found) => found.get(id)),
+        );
+    }
+    const found = await Promise.all(ids.map((id) => this.#reads.get(id) as Promise<Fact | undefined>));
+    return new Map(found.flatMap((f) => (f ? [[f.id, f] as const] : [])));
+  }
+}
+
+/**
  * Neighbours of a candidate among the same subject's active facts: nearest by vector (colliding
  * when ≥ collisionThreshold, or ≥ collisionFloor with state-change phrasing or the same category)
  * plus keyword matches. All of them are checked by the free contradiction rule; only the colliding
@@ -20,6 +51,7 @@ export async function neighbourPool(
   vector: Float32Array,
   cfg: MemoryConfig['extraction'],
   optedOut: ReadonlySet<string>,
+  reads: FactReads,
 ): Promise<{ colliding: { fact: Fact; score: number }[]; related: Fact[] }> {
   const scope =
     candidate.subjectId === null ? { serverOnly: true as const } : { subjectIds: [candidate.subjectId] };
@@ -27,14 +59,7 @@ export async function neighbourPool(
     deps.store.vectors.search({ kind: 'fact', guildId, vector, limit: MAX_NEIGHBOURS, ...scope }),
     deps.store.facts.searchText({ guildId, ...scope }, queryTerms(candidate.text), MAX_NEIGHBOURS),
   ]);
-  const facts = new Map(
-    (
-      await deps.store.facts.get(
-        guildId,
-        hits.map((h) => h.id),
-      )
-    ).map((f) => [f.id, f]),
-  );
+  const facts = await reads.get(hits.map((h) => h.id));
   // Statements of members who opted out are neither shown to the model nor retired by others.
   const live = (f: Fact | undefined): f is Fact =>
     f !== undefined &&

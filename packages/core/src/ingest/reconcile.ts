@@ -5,7 +5,7 @@ import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import type { Action, Pending, ReconcileResult } from './reconcile-actions.js';
 import { decide, toAction } from './reconcile-decisions.js';
-import { neighbourPool } from './reconcile-neighbours.js';
+import { FactReads, neighbourPool } from './reconcile-neighbours.js';
 
 /**
  * Plans reconciliation of a batch's candidates against memory (SPEC §4 step 8): paraphrases
@@ -37,6 +37,7 @@ export async function reconcile(
   // Each candidate's reads (its exact duplicate, else its neighbours) depend only on the candidate
   // and on stored memory, which planning does not change: they run for every candidate at once,
   // not one candidate after another. A candidate the loop drops never looks at its results.
+  const reads = new FactReads(deps.store, guildId);
   const lookups = ordered.map((candidate, i) =>
     quiet(
       deps.store.facts
@@ -52,6 +53,7 @@ export async function reconcile(
                 vectors[i] as Float32Array,
                 cfg,
                 await optedOutRead,
+                reads,
               ),
         })),
     ),

@@ -192,6 +192,36 @@ describe('extraction commit store calls', () => {
     await h.memory.close();
   });
 
+  it("reads the neighbours that a batch's candidates share once", async () => {
+    const counted = new StoreWaves(createInMemoryStore());
+    const h = harness({}, { store: counted.store });
+    // Replies in order (the last one repeats): three facts, then the two others.
+    h.llm.script(
+      'extraction',
+      ...[TEXTS.slice(0, 3), TEXTS.slice(3)].map((texts) =>
+        ops(...texts.map((text) => op({ text, sources: [1] }))),
+      ),
+    );
+    const extract = async (texts: readonly string[], first: string) => {
+      await h.say(ALICE, first);
+      await h.say(ALICE, `busy week honestly, ${texts.length} things`);
+      await h.say(ALICE, `anyway how is everyone ${texts.length}`);
+    };
+    await extract(TEXTS.slice(0, 3), 'I keep bees, play the cello and train for a marathon');
+    await h.memory.flush();
+    await extract(TEXTS.slice(3), 'I also fix vintage radios and grow chillies on the balcony');
+    const { byWave } = await counted.measure(() => h.memory.flush());
+    // Reconcile: from the candidates' duplicate checks on (the batch's context read facts before).
+    const reconcile = byWave.slice(byWave.findIndex((w) => w.includes('facts.findByNormalizedText'))).flat();
+    const calls = (name: string) => reconcile.filter((c) => c === name).length;
+    // Both new candidates look for neighbours (one vector search each) and find Alice's three
+    // stored facts: one read of them.
+    expect(calls('facts.findByNormalizedText')).toBe(2);
+    expect(calls('vectors.search')).toBe(2);
+    expect(calls('facts.get')).toBe(1);
+    await h.memory.close();
+  });
+
   it('reinforces several facts together where transactions are ordered, one at a time where atomic', async () => {
     const reinforceTwice = async (store: ReturnType<typeof createInMemoryStore>) => {
       const h = harness({}, { store });

@@ -162,4 +162,27 @@ describe("the commit's erasure check", () => {
     expect(stored.items).toEqual([]);
     await h.memory.close();
   });
+
+  it('is read again, for the re-application, while the batch is marked done (store without atomic transactions)', async () => {
+    const base = createInMemoryStore();
+    const log: string[] = [];
+    const complete = base.queue.complete.bind(base.queue);
+    base.queue.complete = async (...args) => {
+      log.push('complete started');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const out = await complete(...args);
+      log.push('complete answered');
+      return out;
+    };
+    const erasuresSince = base.erasures.erasuresSince.bind(base.erasures);
+    base.erasures.erasuresSince = (...args) => {
+      log.push('erasures read');
+      return erasuresSince(...args);
+    };
+    const ordered: MemoryStore = { ...base, capabilities: { ...base.capabilities, transactions: 'ordered' } };
+    await extractOnce(ordered);
+    const started = log.indexOf('complete started');
+    expect(started).toBeGreaterThan(0);
+    expect(log.slice(started, log.indexOf('complete answered'))).toContain('erasures read');
+  });
 });
