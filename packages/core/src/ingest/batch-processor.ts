@@ -68,9 +68,10 @@ export interface ExtractBatchOptions {
   /** Opened before the batch's messages were read: erasures since then are honoured at commit. */
   readonly fence?: ErasureFence;
   /**
-   * Runs once everything the batch writes about people (facts, vectors, digests) is written: where
-   * transactions are not atomic, while the batch is marked done (the caller's re-application of
-   * erasures, fence-reapply.ts). Not run when nothing is committed.
+   * Where transactions are not atomic, run once everything the batch writes about people (facts,
+   * vectors, digests) is written, while the batch is marked done: the caller's re-application of
+   * erasures (fence-reapply.ts). Not run on atomic stores, nor when nothing is committed; the
+   * caller runs it itself then.
    */
   readonly afterWrites?: () => Promise<void>;
 }
