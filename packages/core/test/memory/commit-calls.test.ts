@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
-import { ErrorCode, MemoryError } from '../../src/index.js';
+import { ErrorCode, MemoryError, type MemoryStore } from '../../src/index.js';
 import type { StoreCapabilities } from '../../src/ports/memory-store.js';
 import { interceptStore } from '../../src/testing/intercept-store.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
@@ -28,6 +28,19 @@ async function extractInto(n: number, transactions: StoreCapabilities['transacti
   const facts = await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE });
   await h.memory.close();
   return { ...measured, facts };
+}
+
+/** Alice's batch of three messages extracted into one fact on `store`; extraction failures recorded. */
+async function extractOneFact(store: MemoryStore) {
+  const failed: string[] = [];
+  const h = harness({}, { store });
+  h.memory.events.on('ExtractionFailed', (e) => failed.push(e.errorCode));
+  h.llm.script('extraction', ops(op({ text: TEXTS[0] as string, sources: [1] })));
+  await h.say(ALICE, 'I keep bees, play the cello, run, fix radios and grow chillies');
+  await h.say(ALICE, 'busy week honestly');
+  await h.say(ALICE, 'anyway how is everyone');
+  await h.memory.flush();
+  return { h, failed };
 }
 
 /** Waves from the commit's erasure check through the queue's completion. */
@@ -127,14 +140,7 @@ describe('extraction commit store calls', () => {
   it('fails the batch, writing nothing, when the charge cannot be written', async () => {
     const inner = createInMemoryStore();
     const store = withPort(inner, 'budgets', failing(inner.budgets, 'chargeTokens'));
-    const failed: string[] = [];
-    const h = harness({}, { store });
-    h.memory.events.on('ExtractionFailed', (e) => failed.push(e.errorCode));
-    h.llm.script('extraction', ops(op({ text: TEXTS[0] as string, sources: [1] })));
-    await h.say(ALICE, 'I keep bees, play the cello, run, fix radios and grow chillies');
-    await h.say(ALICE, 'busy week honestly');
-    await h.say(ALICE, 'anyway how is everyone');
-    await h.memory.flush();
+    const { h, failed } = await extractOneFact(store);
     expect(failed).toEqual(['STORE_UNAVAILABLE']);
     expect(await inner.facts.list({ guildId: GUILD, limit: 10 })).toMatchObject({ items: [] });
     // Still queued, for a retry.
@@ -171,14 +177,7 @@ describe('extraction commit store calls', () => {
       return chargeTokens(...args);
     };
     const store = { ...inner, capabilities: { ...inner.capabilities, transactions: 'ordered' as const } };
-    const failed: string[] = [];
-    const h = harness({}, { store });
-    h.memory.events.on('ExtractionFailed', (e) => failed.push(e.errorCode));
-    h.llm.script('extraction', ops(op({ text: TEXTS[0] as string, sources: [1] })));
-    await h.say(ALICE, 'I keep bees, play the cello, run, fix radios and grow chillies');
-    await h.say(ALICE, 'busy week honestly');
-    await h.say(ALICE, 'anyway how is everyone');
-    await h.memory.flush();
+    const { h, failed } = await extractOneFact(store);
     expect(failed).toEqual(['STORE_UNAVAILABLE']);
     // Not marked done: the batch is retried, and its fact (already written) is found, not doubled.
     expect(await inner.queue.counts(GUILD)).toMatchObject({ pending: 3, processed: 0 });
