@@ -97,8 +97,9 @@ export class DocGuard {
       let first = true;
       await this.#untilDone(unique, 'a document', async (todo) => {
         const reuse = first && options.reuseWritten === true;
+        const known = first ? options.known : undefined;
         first = false;
-        const retry = await this.#round(coll, todo, change, options, out, reuse);
+        const retry = await this.#round(coll, todo, change, options, out, reuse, known);
         // A document that needs another round is read again, now and by the next call.
         for (const id of retry) this.written.forget(coll.collectionName, id);
         return retry;
@@ -183,8 +184,13 @@ export class DocGuard {
     options: GuardOptions<D>,
     out: Map<string, Outcome<D>>,
     reuse: boolean,
+    known: ReadonlyMap<string, D> | undefined,
   ): Promise<string[]> {
     const remembered = reuse ? this.written.get<D>(coll.collectionName, ids) : new Map<string, D>();
+    for (const id of ids) {
+      const doc = known?.get(id);
+      if (doc && !remembered.has(id)) remembered.set(id, doc);
+    }
     const unread = ids.filter((id) => !remembered.has(id));
     const current = unread.length > 0 ? await this.#host.readMany(coll, unread) : new Map<string, D>();
     for (const [id, doc] of remembered) current.set(id, doc);

@@ -28,4 +28,9 @@ export interface GuardOptions<D> {
    * read, never a wrong write; a "nothing to change" decided on it is checked on a fresh read.
    */
   readonly reuseWritten?: boolean;
+  /**
+   * Versions the caller read moments ago and believes current (by `_id`): used instead of a read,
+   * with the same guarantees as `reuseWritten` (a stale one costs a retry from a fresh read).
+   */
+  readonly known?: ReadonlyMap<string, D>;
 }

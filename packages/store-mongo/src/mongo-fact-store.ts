@@ -33,11 +33,17 @@ import { factAlternatives, factPasses, factQuery } from './mongo-filters.js';
 import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import type { FactDoc, HistoryDoc } from './mongo-memory-docs.js';
 import { raw } from './raw-doc.js';
+import { SeenFacts } from './seen-facts.js';
 
 const conflict = () => new MemoryError(ErrorCode.CONFLICT, 'a fact with this id already exists');
 
 export class MongoFactStore extends FactStoreBase {
   readonly #ctx: MongoContext;
+  readonly #seen = new SeenFacts();
+  /** Notes a document read outside a transaction (see SeenFacts). */
+  readonly #saw = (doc: FactDoc) => {
+    if (!this.#ctx.session()) this.#seen.note([doc]);
+  };
 
   constructor(ctx: MongoContext) {
     super();
@@ -80,7 +86,10 @@ export class MongoFactStore extends FactStoreBase {
     const out: Fact[] = [];
     for (const id of wanted) {
       const d = found.get(factKey(g, id));
-      if (d && d.guildId === g) out.push(fromFactDoc(d));
+      if (d && d.guildId === g) {
+        this.#saw(d);
+        out.push(fromFactDoc(d));
+      }
     }
     return out;
   }
@@ -94,12 +103,20 @@ export class MongoFactStore extends FactStoreBase {
     await this.#ctx.enter();
     const at = validDate(options.at, 'at');
     const key = factKey(requireString(guildId, 'guildId'), requireString(id, 'fact id'));
-    const outcome = await this.#ctx.guard.mutate(this.#ctx.c.facts, key, (current) => {
-      if (!current) return null;
-      if (options.expectedVersion !== undefined && current.version !== options.expectedVersion) return null;
-      const next = applyPatch(fromFactDoc(current), patch);
-      return toFactDoc({ ...next, version: current.version + 1, updatedAt: at });
-    });
+    // A fact read moments ago at the expected version (reconcile's target) is not read again.
+    const known = this.#seen.known(key, options.expectedVersion);
+    const outcome = await this.#ctx.guard.mutate(
+      this.#ctx.c.facts,
+      key,
+      (current) => {
+        if (!current) return null;
+        if (options.expectedVersion !== undefined && current.version !== options.expectedVersion) return null;
+        const next = applyPatch(fromFactDoc(current), patch);
+        return toFactDoc({ ...next, version: current.version + 1, updatedAt: at });
+      },
+      known ? { known } : {},
+    );
+    this.#seen.wrote(key, outcome.changed && !this.#ctx.session() ? outcome.after : null);
     return outcome.changed && outcome.after ? fromFactDoc(outcome.after) : null;
   }
 
@@ -109,7 +126,7 @@ export class MongoFactStore extends FactStoreBase {
     normalizedText: string,
   ): Promise<Fact | null> {
     await this.#ctx.enter();
-    return findByText(this.#ctx, guildId, { subjectId, normalizedText });
+    return findByText(this.#ctx, guildId, { subjectId, normalizedText }, this.#saw);
   }
 
   override async insertDistinct(guildId: string, facts: readonly Fact[]): Promise<(Fact | null)[]> {
@@ -130,7 +147,7 @@ export class MongoFactStore extends FactStoreBase {
     keys: readonly NormalizedTextKey[],
   ): Promise<(Fact | null)[]> {
     await this.#ctx.enter();
-    return findByTexts(this.#ctx, guildId, keys);
+    return findByTexts(this.#ctx, guildId, keys, this.#saw);
   }
 
   override async list(options: ListFactsOptions): Promise<Page<Fact>> {
@@ -222,6 +239,7 @@ export class MongoFactStore extends FactStoreBase {
     const out = await this.#ctx.guard.mutateMany(this.#ctx.c.facts, keys, (current) =>
       current ? { ...current, lastReinforcedAt: when } : null,
     );
+    for (const k of keys) this.#seen.wrote(k, this.#ctx.session() ? null : (out.get(k)?.after ?? null));
     return keys.filter((k) => out.get(k)?.changed).length;
   }
 

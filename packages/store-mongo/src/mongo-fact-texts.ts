@@ -24,8 +24,10 @@ export async function findByText(
   ctx: MongoContext,
   guildId: string,
   key: NormalizedTextKey,
+  seen: (doc: FactDoc) => void = () => {},
 ): Promise<Fact | null> {
   const doc = await ctx.c.facts.findOne(textFilter(guildId, key), { sort: { id: 1 }, ...ctx.opts() });
+  if (doc) seen(doc);
   return doc ? fromFactDoc(doc) : null;
 }
 
@@ -34,6 +36,7 @@ export async function findByTexts(
   ctx: MongoContext,
   guildId: string,
   keys: readonly NormalizedTextKey[],
+  seen: (doc: FactDoc) => void = () => {},
 ): Promise<(Fact | null)[]> {
   const filters = keys.map((k) => textFilter(guildId, k));
   if (filters.length === 0) return [];
@@ -42,6 +45,7 @@ export async function findByTexts(
   if (ctx.profile.ferret && !ctx.session())
     return ctx.each(filters, async (f) => {
       const doc = await ctx.c.facts.findOne(f, { sort: { id: 1 } });
+      if (doc) seen(doc);
       return doc ? fromFactDoc(doc) : null;
     });
   const docs = await ctx.c.facts.find({ $or: filters }, { sort: { id: 1 }, ...ctx.opts() }).toArray();
@@ -52,6 +56,7 @@ export async function findByTexts(
   }
   return keys.map((k) => {
     const d = first.get(textKey(k.subjectId, k.normalizedText));
+    if (d) seen(d);
     return d ? fromFactDoc(d) : null;
   });
 }

@@ -11,11 +11,18 @@ const MAX_REMEMBERED = 10_000;
  */
 export class WrittenVersions {
   readonly #docs = new Map<string, { readonly doc: GuardedDoc; readonly at: number }>();
+  readonly #ttlMs: number;
+  readonly #max: number;
 
-  /** The versions of `ids` written in the last REUSE_MS. */
+  constructor(options: { readonly ttlMs?: number; readonly max?: number } = {}) {
+    this.#ttlMs = options.ttlMs ?? REUSE_MS;
+    this.#max = options.max ?? MAX_REMEMBERED;
+  }
+
+  /** The versions of `ids` remembered in the last `ttlMs` (default REUSE_MS). */
   get<D extends GuardedDoc>(collection: string, ids: readonly string[]): Map<string, D> {
     const out = new Map<string, D>();
-    const since = Date.now() - REUSE_MS;
+    const since = Date.now() - this.#ttlMs;
     for (const id of ids) {
       const key = `${collection}\u0000${id}`;
       const hit = this.#docs.get(key);
@@ -26,8 +33,11 @@ export class WrittenVersions {
   }
 
   remember(collection: string, doc: GuardedDoc): void {
-    if (this.#docs.size >= MAX_REMEMBERED) this.#docs.clear();
-    this.#docs.set(`${collection}\u0000${doc._id}`, { doc, at: Date.now() });
+    const key = `${collection}\u0000${doc._id}`;
+    // The oldest entry makes room (a key remembered again moves to the end).
+    this.#docs.delete(key);
+    if (this.#docs.size >= this.#max) this.#docs.delete(this.#docs.keys().next().value as string);
+    this.#docs.set(key, { doc, at: Date.now() });
   }
 
   forget(collection: string, id: string): void {

@@ -146,4 +146,40 @@ describe.runIf(mongoSelected)('mongo store write round trips', () => {
       await other.close();
     }
   });
+
+  it('updates a fact read moments ago at the expected version without reading it again; a stale one still fails the version check', async () => {
+    const { client, db } = mongo;
+    const one = createMongoStore({ client, dbName: `${db}_seen` });
+    const other = createMongoStore({ client, dbName: `${db}_seen` });
+    await one.setup();
+    const fact = makeFact({ text: 'reinforced after a read' });
+    await one.facts.insert([fact]);
+    const reads: unknown[] = [];
+    const started = (e: CommandStartedEvent) => {
+      if (e.commandName === 'find' && e.command['find'] === 'facts') reads.push(e.command['filter']);
+    };
+    client.on('commandStarted', started);
+    try {
+      const [read] = await one.facts.get(G1, [fact.id]);
+      expect(read?.version).toBe(1);
+      reads.length = 0;
+      const next = await one.facts.update(G1, fact.id, { strength: 4 }, { at: T0, expectedVersion: 1 });
+      expect(next).toMatchObject({ version: 2, strength: 4 });
+      expect(reads).toEqual([]);
+      // Another process changes it after this one read it: the update sees version 3, not 2.
+      await one.facts.get(G1, [fact.id]);
+      expect(
+        await other.facts.update(G1, fact.id, { strength: 5 }, { at: T0, expectedVersion: 2 }),
+      ).toMatchObject({
+        version: 3,
+      });
+      expect(await one.facts.update(G1, fact.id, { strength: 6 }, { at: T0, expectedVersion: 2 })).toBeNull();
+      const [stored] = await other.facts.get(G1, [fact.id]);
+      expect(stored).toMatchObject({ version: 3, strength: 5 });
+    } finally {
+      client.off('commandStarted', started);
+      await one.close();
+      await other.close();
+    }
+  });
 });
