@@ -50,7 +50,7 @@ export async function neighbourPool(
   candidate: Candidate,
   vector: Float32Array,
   cfg: MemoryConfig['extraction'],
-  optedOut: ReadonlySet<string>,
+  optedOutRead: Promise<ReadonlySet<string>>,
   reads: FactReads,
 ): Promise<{ colliding: { fact: Fact; score: number }[]; related: Fact[] }> {
   const scope =
@@ -60,6 +60,7 @@ export async function neighbourPool(
     deps.store.facts.searchText({ guildId, ...scope }, queryTerms(candidate.text), MAX_NEIGHBOURS),
   ]);
   const facts = await reads.get(hits.map((h) => h.id));
+  const optedOut = await optedOutRead;
   // Statements of members who opted out are neither shown to the model nor retired by others.
   const live = (f: Fact | undefined): f is Fact =>
     f !== undefined &&

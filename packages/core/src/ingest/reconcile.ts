@@ -33,31 +33,34 @@ export async function reconcile(
   // Plan in message order so a later statement in the same batch wins over an earlier one.
   const ordered = [...candidates].sort((a, b) => firstSourceAt(a) - firstSourceAt(b));
   const optedOutRead = quiet(deps.store.consent.optedOutUsers(guildId).then((ids) => new Set(ids)));
-  const vectors = await deps.embedder.embed(ordered.map((c) => c.text));
-  // Each candidate's reads (its exact duplicate, else its neighbours) depend only on the candidate
+  // Each candidate's reads (its exact duplicate and its neighbours) depend only on the candidate
   // and on stored memory, which planning does not change: they run for every candidate at once,
-  // not one candidate after another. A candidate the loop drops never looks at its results.
-  const reads = new FactReads(deps.store, guildId);
-  const lookups = ordered.map((candidate, i) =>
-    quiet(
-      deps.store.facts
-        .findByNormalizedText(guildId, candidate.subjectId, candidate.normalizedText)
-        .then(async (duplicate) => ({
-          duplicate,
-          pool: duplicate
-            ? null
-            : await neighbourPool(
-                deps,
-                guildId,
-                candidate,
-                vectors[i] as Float32Array,
-                cfg,
-                await optedOutRead,
-                reads,
-              ),
-        })),
-    ),
+  // not one candidate after another. A candidate the loop drops never looks at its results. The
+  // duplicate checks need no vector and go out before the embedding; the neighbours are read
+  // alongside them, not after: an added fact (the common case) waits one round trip less, and
+  // the neighbours of a stored duplicate are read for nothing.
+  const duplicates = ordered.map((candidate) =>
+    quiet(deps.store.facts.findByNormalizedText(guildId, candidate.subjectId, candidate.normalizedText)),
   );
+  const vectors = await deps.embedder.embed(ordered.map((c) => c.text));
+  const reads = new FactReads(deps.store, guildId);
+  const lookups = ordered.map((candidate, i) => {
+    const pool = neighbourPool(
+      deps,
+      guildId,
+      candidate,
+      vectors[i] as Float32Array,
+      cfg,
+      optedOutRead,
+      reads,
+    );
+    return quiet(
+      Promise.all([duplicates[i], pool]).then(([duplicate, neighbours]) => ({
+        duplicate: duplicate ?? null,
+        pool: duplicate ? null : neighbours,
+      })),
+    );
+  });
   const actions: Action[] = [];
   const kept: { candidate: Candidate; vector: Float32Array }[] = [];
   const collisions: Pending[] = [];

@@ -218,6 +218,9 @@ describe('extraction commit store calls', () => {
     expect(calls('facts.findByNormalizedText')).toBe(2);
     expect(calls('vectors.search')).toBe(2);
     expect(calls('facts.get')).toBe(1);
+    // The neighbours are searched with the duplicate checks, not after them.
+    const first = byWave.findIndex((w) => w.includes('facts.findByNormalizedText'));
+    expect(byWave[first]).toContain('vectors.search');
     await h.memory.close();
   });
 
