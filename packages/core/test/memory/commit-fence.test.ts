@@ -117,6 +117,8 @@ describe("the commit's erasure check", () => {
       }),
     };
     const h = harness({ budgets: { guildDailyPromptTokens: 1_000_000 } }, { store });
+    const failed: string[] = [];
+    h.memory.events.on('ExtractionFailed', (e) => failed.push(e.errorCode));
     h.llm.script('extraction', ops(op({ text: 'Alice keeps bees on her roof', sources: [2] })));
     const forgotten = await h.say(ALICE, 'ok so here is a thing about my weekend plans');
     const kept = await h.say(ALICE, 'i keep bees on my roof, three hives now');
@@ -126,6 +128,9 @@ describe("the commit's erasure check", () => {
       await h.memory.forgetMessage({ guildId: GUILD, channelId: CHANNEL, messageId: forgotten });
     };
     await h.memory.flush({ guildId: GUILD });
+    // The forgotten message's row is gone when the batch is marked done: not a lost claim.
+    expect(failed).toEqual([]);
+    expect(await base.queue.counts(GUILD)).toMatchObject({ pending: 0, processed: 1 });
     expect(await base.vectors.count(GUILD, 'message', [kept])).toBe(1);
     expect(await base.vectors.count(GUILD, 'message', [forgotten])).toBe(0);
     expect((await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).map((f) => f.text)).toEqual([
