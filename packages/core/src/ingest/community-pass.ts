@@ -4,7 +4,7 @@ import { BatchCompletion } from './batch-completion.js';
 import { type BatchReport, extractBatch } from './batch-processor.js';
 import type { IngestDeps } from './deps.js';
 import { ErasureFence } from './erasure-fence.js';
-import { reapplyErasures } from './fence-reapply.js';
+import { withErasuresReapplied } from './fence-reapply.js';
 import { heartbeatMs } from './lease-timing.js';
 
 const WINDOW_CURSOR = 'server_window';
@@ -54,12 +54,15 @@ export async function runCommunityPass(
           `${newest.createdAt.toISOString()}|${newest.messageId}`,
         ),
     });
-    const result = await extractBatch(deps, guildId, SERVER_KEY, messages, 'community', {
-      completion,
-      fence,
+    const result = await withErasuresReapplied(deps, fence, async (afterWrites) => {
+      const report = await extractBatch(deps, guildId, SERVER_KEY, messages, 'community', {
+        completion,
+        fence,
+        afterWrites,
+      });
+      await completion.settle(store);
+      return report;
     });
-    await completion.settle(store);
-    await reapplyErasures(deps, fence);
     events.emit('BatchCompleted', result);
     return result;
   } catch (error) {

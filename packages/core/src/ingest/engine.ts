@@ -7,7 +7,7 @@ import { type Claimed, claimCompletion, embedMessages, keyId } from './claim-com
 import { runCommunityPass } from './community-pass.js';
 import type { IngestDeps } from './deps.js';
 import { ErasureFence } from './erasure-fence.js';
-import { reapplyErasures } from './fence-reapply.js';
+import { withErasuresReapplied } from './fence-reapply.js';
 import { heartbeatMs, reclaimCutoff } from './lease-timing.js';
 import { MemberRate, memberBatchesPerHourOf } from './member-rate.js';
 
@@ -238,36 +238,21 @@ export class IngestEngine {
       }
       if (parts.length === 0) return units;
       const completion = claimCompletion(this.#deps, partClaims, context);
-      // Once, after the batch's last write about people: beside its completion where the commit
-      // allows it, else here.
-      let reapplied: Promise<void> | null = null;
-      const reapply = () => {
-        reapplied ??= reapplyErasures(this.#deps, fence);
-        return reapplied;
-      };
-      const result = await extractScreened(this.#deps, guildId, parts, 'member', {
-        completion,
-        fence,
-        afterWrites: reapply,
+      const result = await withErasuresReapplied(this.#deps, fence, async (afterWrites) => {
+        const report = await extractScreened(this.#deps, guildId, parts, 'member', {
+          completion,
+          fence,
+          afterWrites,
+        });
+        await completion.settle(store);
+        return report;
       });
-      await completion.settle(store);
-      await reapply();
       for (const c of partClaims) finished.add(c);
       this.#succeeded(result);
       return units + 1;
     } catch (error) {
       // Closing aborted the call: not the batch's fault; the released lease leaves it queued.
       if (MemoryError.is(error, ErrorCode.CLOSED)) return units;
-      // Without atomic transactions a batch that failed part-way may have written some of its
-      // work: erasures since the fence opened are applied to it too.
-      await reapplyErasures(this.#deps, fence).catch((reapplyError: unknown) =>
-        this.#deps.logger?.({
-          level: 'warn',
-          event: 'ingest.reapply_failed',
-          data: { guildId },
-          error: reapplyError,
-        }),
-      );
       for (const c of claims)
         if (!finished.has(c)) await recordBatchFailure(this.#deps, this.#owner, c, error);
       return units;

@@ -1,3 +1,4 @@
+import { ErrorCode, MemoryError } from '../errors/index.js';
 import { purgeMember } from '../governance/purge.js';
 import { applyForgetPlan, planForget } from '../lifecycle/forget-messages.js';
 import type { IngestDeps } from './deps.js';
@@ -26,4 +27,39 @@ export async function reapplyErasures(deps: IngestDeps, fence: ErasureFence): Pr
     await store.transaction(() =>
       applyForgetPlan(store, fence.guildId, plan, clock.now(), 'source message deleted'),
     );
+}
+
+/**
+ * Runs a fenced batch (`run`) and re-applies the erasures once after its last write about people:
+ * `run` gets the re-application to start where it can overlap the batch's completion
+ * (`ExtractBatchOptions.afterWrites`); otherwise it runs when `run` returns. A batch that fails
+ * part-way may have written some of its work, so it is re-applied then too (a failure of its own
+ * is logged; the batch's error is what the caller sees). Nothing is re-applied after `CLOSED`.
+ */
+export async function withErasuresReapplied<T>(
+  deps: IngestDeps,
+  fence: ErasureFence,
+  run: (afterWrites: () => Promise<void>) => Promise<T>,
+): Promise<T> {
+  let reapplied: Promise<void> | null = null;
+  const reapply = () => {
+    reapplied ??= reapplyErasures(deps, fence);
+    return reapplied;
+  };
+  try {
+    const out = await run(reapply);
+    await reapply();
+    return out;
+  } catch (error) {
+    if (!MemoryError.is(error, ErrorCode.CLOSED))
+      await reapplyErasures(deps, fence).catch((reapplyError: unknown) =>
+        deps.logger?.({
+          level: 'warn',
+          event: 'ingest.reapply_failed',
+          data: { guildId: fence.guildId },
+          error: reapplyError,
+        }),
+      );
+    throw error;
+  }
 }

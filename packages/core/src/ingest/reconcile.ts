@@ -1,11 +1,11 @@
 import { dot } from '../math/vector-math.js';
-import { quiet } from '../recall/recall-session.js';
+import { quiet, RecallSession } from '../recall/recall-session.js';
 import { polarityFlip } from '../text/aspects.js';
 import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import type { Action, Pending, ReconcileResult } from './reconcile-actions.js';
 import { decide, toAction } from './reconcile-decisions.js';
-import { FactReads, neighbourPool } from './reconcile-neighbours.js';
+import { neighbourPool } from './reconcile-neighbours.js';
 
 /**
  * Plans reconciliation of a batch's candidates against memory (SPEC §4 step 8): paraphrases
@@ -22,8 +22,9 @@ export async function reconcile(
     readonly subjectName: (subjectId: string | null) => string;
     /**
      * Records the prompt tokens of reconcile's model call. Default: charged through the budgets
-     * before reconcile goes on. The batch passes one that only starts the write, and waits for it
-     * before its commit, as for the extraction reply's charge.
+     * before reconcile goes on. The batch passes one that only starts the write and waits for it
+     * as for the extraction reply's charge (before its commit, or before "done"; see
+     * batch-processor.ts).
      */
     readonly charge?: (promptTokens: number) => Promise<void>;
   },
@@ -32,7 +33,8 @@ export async function reconcile(
   if (candidates.length === 0) return { actions: [], droppedParaphrases: 0, llmCalls: 0 };
   // Plan in message order so a later statement in the same batch wins over an earlier one.
   const ordered = [...candidates].sort((a, b) => firstSourceAt(a) - firstSourceAt(b));
-  const optedOutRead = quiet(deps.store.consent.optedOutUsers(guildId).then((ids) => new Set(ids)));
+  // One opt-out read, and a fact that several candidates find as a neighbour read once.
+  const reads = new RecallSession(deps.store, deps.embedder);
   // Each candidate's reads (its exact duplicate and its neighbours) depend only on the candidate
   // and on stored memory, which planning does not change: they run for every candidate at once,
   // not one candidate after another. A candidate the loop drops never looks at its results. The
@@ -43,17 +45,8 @@ export async function reconcile(
     quiet(deps.store.facts.findByNormalizedText(guildId, candidate.subjectId, candidate.normalizedText)),
   );
   const vectors = await deps.embedder.embed(ordered.map((c) => c.text));
-  const reads = new FactReads(deps.store, guildId);
   const lookups = ordered.map((candidate, i) => {
-    const pool = neighbourPool(
-      deps,
-      guildId,
-      candidate,
-      vectors[i] as Float32Array,
-      cfg,
-      optedOutRead,
-      reads,
-    );
+    const pool = neighbourPool(deps, guildId, candidate, vectors[i] as Float32Array, cfg, reads);
     return quiet(
       Promise.all([duplicates[i], pool]).then(([duplicate, neighbours]) => ({
         duplicate: duplicate ?? null,

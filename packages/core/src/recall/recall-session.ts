@@ -31,8 +31,9 @@ export function quiet<T>(p: Promise<T>): Promise<T> {
  * Reads shared by the recalls of one request. promptContext runs two recalls over the same guild
  * and text (the people in the conversation, then the server): through one session they make one
  * opt-out read, one query embedding, one name resolution, and share the twin, link and fact reads
- * they have in common. Reads are batched per call (missing keys in one store call) and memoized
- * for the life of the session only, so a new request always sees current data.
+ * they have in common. Reconcile uses one the same way for a batch's candidates (their opt-out
+ * read, the neighbours they share). Reads are batched per call (missing keys in one store call)
+ * and memoized for the life of the session only, so a new request always sees current data.
  */
 export class RecallSession {
   readonly #store: MemoryStore;
