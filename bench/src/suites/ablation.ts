@@ -44,6 +44,11 @@ export const VARIANTS: readonly Variant[] = [
   },
   { name: 'no temporal component', step: 'temporal', retrieval: { weights: { temporal: 0 } } },
   { name: 'no strength (recency decay)', step: 'recency', retrieval: { weights: { strength: 0 } } },
+  {
+    name: 'no candidate depth scaling (depthPerResult 0)',
+    step: 'candidate depth',
+    retrieval: { depthPerResult: 0 },
+  },
 ];
 
 const KS = [5, 10, 25, 50];
@@ -68,7 +73,7 @@ export const ablationSuite: Suite = async (ctx): Promise<SuiteOutput> => {
       parameters: {},
       targets: [],
     };
-  // Ten variants × three levels: the full run takes 4 of the 10 conversations to stay within a
+  // Every variant × three levels: the full run takes 4 of the 10 conversations to stay within a
   // bench budget on a shared machine (the locomo-recall suite reports all 10 for the default).
   const conversations = ctx.quick ? 1 : 4;
   const questions = scoredQuestions(await loadLongMemEval(lmeDir), ctx.quick ? 20 : undefined);
@@ -113,7 +118,7 @@ export const ablationSuite: Suite = async (ctx): Promise<SuiteOutput> => {
         `| ${r.name} | ${r.step} | ${r.locomoTurn.map(f1).join(' / ')} | ${r.locomoObservation.map(f1).join(' / ')} | ${[r.lme.turnAny1, r.lme.turnAny5, r.lme.turnAll5, r.lme.turnAll10].map(f3).join(' / ')} | ${f3(r.lme.sessionAll5)} |`,
     ),
     '',
-    'Not ablated here: the graph-hop and entity-hint channels (no configuration switch; they only add facts found through named members or entities, never for message search) and rerank (no reranker is configured by default). The phrase match and the conversation boost are steps of message search (`conversation.search`): they do not touch the observation level.',
+    'Not ablated here: the graph-hop and entity-hint channels (no configuration switch; they only add facts found through named members or entities, never for message search) and rerank (no reranker is configured by default). The phrase match and the conversation boost are steps of message search (`conversation.search`): they do not touch the observation level. Candidate depth is a step of fact recall only: it does not touch the turn level or LongMemEval (message search has its own depth, `poolSize`).',
     '',
   ].join('\n');
   const out = ctx.args.get('out') ?? join(BENCH_DIR, 'results', ctx.quick ? 'quick' : '');

@@ -112,6 +112,13 @@ export const retrievalGroup = z
     maxPerSubject: int(1, 200, 4),
     serverTopK: int(0, 50, 3),
     channelLimit: int(5, 500, 50),
+    /**
+     * Recall: each channel returns at least this many candidates per requested result (topK), and
+     * the pool grows in proportion (see recall/candidate-depth.ts); 0 keeps channelLimit and
+     * poolSize for every topK. Only long result lists go deeper: with the default topK (8) the
+     * depth stays at channelLimit.
+     */
+    depthPerResult: int(0, 50, 6),
     rrfK: int(1, 1000, 60),
     poolSize: int(10, 1000, 100),
     weights: weights.default(weights.parse({})),

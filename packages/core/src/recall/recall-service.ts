@@ -4,6 +4,7 @@ import { type ChannelName, RecallWarning } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { Entity, NodeRef } from '../model/graph.js';
 import { checkInput } from '../validation/index.js';
+import { candidateDepth } from './candidate-depth.js';
 import type { ChannelContext, ChannelList, NamedTargets } from './channel-types.js';
 import { type EntityChannelResult, entityChannel, entityHintChannel } from './entity-channel.js';
 import { smoothByConversation } from './fact-context.js';
@@ -101,6 +102,7 @@ async function runRecall(deps: RecallDeps, q: RecallQuery, session: RecallSessio
   const warnings = new Set<RecallWarning>();
   const degraded: ChannelName[] = [];
   if (plan.channels.size === 0) return empty([]);
+  const depth = candidateDepth(r, q.topK ?? r.topK);
   const ctx: ChannelContext = {
     deps,
     session,
@@ -112,7 +114,7 @@ async function runRecall(deps: RecallDeps, q: RecallQuery, session: RecallSessio
     // Never rejects (bare user nodes when the twin read fails).
     subjectNodes: subjectNodesOf(deps, session, q.guildId, plan.subjects),
     pairs: plan.pairs,
-    limit: r.channelLimit,
+    limit: depth.channel,
     maxPerSubject: q.maxPerSubject ?? r.maxPerSubject,
   };
   const hint =
@@ -143,7 +145,7 @@ async function runRecall(deps: RecallDeps, q: RecallQuery, session: RecallSessio
       for (const e of value.targets.entitySlugs) targets.entitySlugs.add(e);
     } else lists.push(value);
   });
-  const ranked = await scoreCandidates(deps, session, q, lists, targets);
+  const ranked = await scoreCandidates(deps, session, q, lists, targets, depth.pool);
   const filter: HardFilter = {
     guildId: q.guildId,
     scope: plan.scope,
@@ -199,6 +201,7 @@ async function scoreCandidates(
   q: RecallQuery,
   lists: readonly ChannelList[],
   targets: NamedTargets,
+  poolSize: number,
 ): Promise<ScoredFact[]> {
   const r = deps.retrieval;
   const merged = mergeChannels(lists, r.rrfK, relativeSemantic(r.semanticScale, deps.embedder));
@@ -209,7 +212,7 @@ async function scoreCandidates(
     temporal: windows.length > 0,
     strength: true,
   };
-  const pool = selectPool(merged.values(), r.weights, active, r.poolSize);
+  const pool = selectPool(merged.values(), r.weights, active, poolSize);
   const missing = pool.filter((c) => !c.fact).map((c) => c.factId);
   if (missing.length > 0) {
     const read = await session.facts(q.guildId, missing);

@@ -28,9 +28,33 @@ describe('retrieval knobs', () => {
     await seed(w.store, w.embedder, many(30));
     const q = { guildId: G, text: 'bakes bread', scope: 'guild' as const, topK: 50, maxPerSubject: 50 };
     const kw = { ...q, channels: [ChannelName.KEYWORD] };
-    expect((await createRecallService(w.deps({ channelLimit: 5 })).recall(kw)).facts).toHaveLength(5);
-    expect((await createRecallService(w.deps({ poolSize: 10 })).recall(q)).facts).toHaveLength(10);
+    // depthPerResult 0: the configured depth whatever topK asks for.
+    const fixed = { depthPerResult: 0 };
+    expect((await createRecallService(w.deps({ ...fixed, channelLimit: 5 })).recall(kw)).facts).toHaveLength(
+      5,
+    );
+    expect((await createRecallService(w.deps({ ...fixed, poolSize: 10 })).recall(q)).facts).toHaveLength(10);
     expect((await createRecallService(w.deps()).recall(q)).facts).toHaveLength(30);
+  });
+
+  it('depthPerResult deepens the channels and the pool for a long result list', async () => {
+    const w = world();
+    await seed(w.store, w.embedder, many(30));
+    const q = { guildId: G, text: 'bakes bread', scope: 'guild' as const, maxPerSubject: 50 };
+    const kw = { ...q, channels: [ChannelName.KEYWORD] };
+    const shallow = w.deps({ channelLimit: 5, poolSize: 10, depthPerResult: 2 });
+    // topK 2: 2 × 2 = 4 ≤ channelLimit, the configured depth holds.
+    expect((await createRecallService(shallow).recall({ ...kw, topK: 2 })).facts).toHaveLength(2);
+    // topK 20: each channel returns 2 × 20 = 40 candidates, the pool grows to 10 × 40 / 5 = 80.
+    expect((await createRecallService(shallow).recall({ ...kw, topK: 20 })).facts).toHaveLength(20);
+    expect((await createRecallService(shallow).recall({ ...q, topK: 20 })).facts).toHaveLength(20);
+    // Without it the same query stops at channelLimit and poolSize.
+    const fixed = w.deps({ channelLimit: 5, poolSize: 10, depthPerResult: 0 });
+    expect((await createRecallService(fixed).recall({ ...kw, topK: 20 })).facts).toHaveLength(5);
+    // (vector and keyword, 5 candidates each)
+    const wide = (await createRecallService(fixed).recall({ ...q, topK: 20 })).facts;
+    expect(wide.length).toBeGreaterThan(0);
+    expect(wide.length).toBeLessThanOrEqual(10);
   });
 
   it('rrfK shapes the reciprocal-rank component', async () => {
