@@ -45,6 +45,11 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no temporal component', step: 'temporal', retrieval: { weights: { temporal: 0 } } },
   { name: 'no strength (recency decay)', step: 'recency', retrieval: { weights: { strength: 0 } } },
   {
+    name: 'keyword scores against the best hit only (lexicalFloor 0)',
+    step: 'lexical floor',
+    retrieval: { lexicalFloor: 0 },
+  },
+  {
     name: 'no candidate depth scaling (depthPerResult 0)',
     step: 'candidate depth',
     retrieval: { depthPerResult: 0 },

@@ -1,4 +1,4 @@
-import { type Bm25Doc, rankBm25 } from '@permafrost/core/store';
+import { type Bm25Doc, type Bm25Search, searchBm25 } from '@permafrost/core/store';
 import type { ClientSession, Collection, Document } from 'mongodb';
 import type { MongoContext } from './mongo-context.js';
 import type { RawDoc } from './raw-doc.js';
@@ -89,6 +89,7 @@ export async function corpusStats(
  * `matching` holds every corpus document that contains a query term (their document frequencies
  * are exact), and the rest of the corpus only contributes its size, so it is stood in for by term-
  * less documents plus one padding document carrying the remaining length (a term no query has).
+ * The full-match score comes from the same corpus.
  */
 export function rankWithStats(
   stats: CorpusStats,
@@ -96,7 +97,7 @@ export function rankWithStats(
   candidates: readonly Bm25Doc[],
   query: readonly string[],
   limit: number,
-): { id: string; score: number }[] {
+): Bm25Search {
   let pad = '\u0000pad';
   while (query.includes(pad)) pad += '\u0000';
   const restDocs = Math.max(0, stats.docs - matching.length);
@@ -107,7 +108,7 @@ export function rankWithStats(
     yield { id: '', terms: new Array<string>(restLength).fill(pad) };
     for (let i = 1; i < restDocs; i++) yield { id: '', terms: [] };
   }
-  return rankBm25(corpus(), candidates, query, limit);
+  return searchBm25(corpus(), candidates, query, limit);
 }
 
 /** Query terms as data: strings only, deduplicated, for an `$in` list. */

@@ -149,12 +149,12 @@ export class MongoConversationStore extends ConversationRolesBase {
     );
     const byId = new Map(matching.map((m) => [m.messageId, m]));
     const docs = matching.map((m) => ({ id: m.messageId, terms: m.terms }));
-    const hits = rankWithStats(stats, docs, docs, terms, limit);
+    const { hits, fullMatchScore } = rankWithStats(stats, docs, docs, terms, limit);
     const rows = await withQueueState(
       this.#ctx,
       hits.map((h) => byId.get(h.id) as MessageDoc),
     );
-    return hits.map((h, i) => ({ message: rows[i] as StoredMessage, score: h.score }));
+    return hits.map((h, i) => ({ message: rows[i] as StoredMessage, score: h.score, fullMatchScore }));
   }
 
   override async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {

@@ -225,9 +225,11 @@ export class MongoFactStore extends FactStoreBase {
     const byId = new Map(matching.map((d) => [d.id, d]));
     const docs = matching.map((d) => ({ id: d.id, terms: d.terms }));
     const candidates = docs.filter((d) => factPasses(byId.get(d.id) as FactDoc, filter));
-    return rankWithStats(stats, docs, candidates, terms, limit).map((h) => ({
+    const { hits, fullMatchScore } = rankWithStats(stats, docs, candidates, terms, limit);
+    return hits.map((h) => ({
       fact: fromFactDoc(byId.get(h.id) as FactDoc),
       score: h.score,
+      fullMatchScore,
     }));
   }
 

@@ -13,6 +13,7 @@ import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
 import { type MessageRow, messageFromRow, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
+import { ftsFullMatchScore } from './sql/fts-full-match.js';
 import { ftsMatchExpression } from './sql/fts-query.js';
 import { truncateWal } from './wal-truncate.js';
 
@@ -138,7 +139,9 @@ export class SqliteConversationStore extends ConversationRolesBase {
              ORDER BY bm25 ASC, m.message_id ASC LIMIT ?`,
         )
         .all(match, guildId, Math.floor(limit)) as (MessageRow & { bm25: number })[];
-      return rows.map((r) => ({ message: messageFromRow(r), score: -r.bm25 }));
+      if (rows.length === 0) return [];
+      const fullMatchScore = ftsFullMatchScore(this.#c, 'messages_fts', terms);
+      return rows.map((r) => ({ message: messageFromRow(r), score: -r.bm25, fullMatchScore }));
     });
   }
 

@@ -29,6 +29,7 @@ import {
 } from './rows/fact-row.js';
 import { rawRows } from './rows/raw.js';
 import { factFilterSql, ftsFilterSql, validitySql } from './sql/fact-filter.js';
+import { ftsFullMatchScore } from './sql/fts-full-match.js';
 import { ftsMatchExpression } from './sql/fts-query.js';
 
 const FACT = factSelectList('f');
@@ -193,10 +194,11 @@ export class SqliteFactStore extends FactStoreBase {
       return this.#c.snapshot(() => {
         const ranked = rawRows(ranking, [match, ...where.params, Math.floor(limit)]) as [number, number][];
         const byRow = this.#byRowIds(ranked.map((r) => r[0]));
+        const fullMatchScore = ranked.length > 0 ? ftsFullMatchScore(this.#c, 'facts_fts', terms) : 0;
         const hits: TextHit[] = [];
         for (const [rowId, bm25] of ranked) {
           const fact = byRow.get(rowId);
-          if (fact) hits.push({ fact, score: -bm25 });
+          if (fact) hits.push({ fact, score: -bm25, fullMatchScore });
         }
         return hits;
       });

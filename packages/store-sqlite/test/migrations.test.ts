@@ -38,6 +38,7 @@ describe('schema migrations', () => {
       { version: 6, name: 'fact-channels' },
       { version: 7, name: 'reactions' },
       { version: 8, name: 'covering-link-reads' },
+      { version: 9, name: 'keyword-vocabulary' },
     ]);
     db.close();
   });

@@ -90,7 +90,7 @@ export const lifecycleGroup = z
  * Relative weights of the fusion components (recall and message search). The score is their
  * weighted mean over the components that apply to the query: `entity` only when the query names
  * members or entities, `temporal` only when it names a date, `strength` only for facts. Defaults
- * were measured on LoCoMo with the hashing embedder (bench/results/locomo.md): max-normalised
+ * were measured on LoCoMo with the hashing embedder (bench/results/locomo.md): scaled
  * BM25 leads because the hashing "semantic" channel is itself a weaker lexical signal; with a
  * sentence-embedding model raise `semantic` (e.g. 0.45). Reciprocal rank stays in the score so
  * facts found only by structural channels (links, baseline, pairs, graph) still rank.
@@ -120,6 +120,13 @@ export const retrievalGroup = z
      */
     depthPerResult: int(0, 50, 6),
     rrfK: int(1, 1000, 60),
+    /**
+     * Recall and message search: keyword scores are divided by the larger of the query's best
+     * score and this share of the score a full match of the query would get (a document holding
+     * every query term once, as the store reports it; see lexical-scale.ts), so a query whose rare
+     * terms match nothing does not lift partial matches to 1. 0: divided by the best score only.
+     */
+    lexicalFloor: fraction(0.3),
     poolSize: int(10, 1000, 100),
     weights: weights.default(weights.parse({})),
     hopDepth: int(1, 2, 2),

@@ -12,6 +12,12 @@ export interface MessageTextHit {
   readonly message: StoredMessage;
   /** BM25 relevance, higher is better. */
   readonly score: number;
+  /**
+   * The score a message holding every query term once, at the index's average length, would get
+   * (for BM25: the sum of the query terms' idf, terms found nowhere included); the same on every
+   * hit of one search. Optional: without it, core weighs keyword evidence against the best hit only.
+   */
+  readonly fullMatchScore?: number;
 }
 
 /** Where a message row sits in (createdAt, messageId) order. */

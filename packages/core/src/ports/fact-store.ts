@@ -31,6 +31,8 @@ export interface TextHit {
   readonly fact: Fact;
   /** BM25 relevance, higher is better, > 0. */
   readonly score: number;
+  /** As on MessageTextHit: what a document holding every query term once would score. Optional. */
+  readonly fullMatchScore?: number;
 }
 
 /** A member's (null: the server's) fact text as `findByNormalizedText` looks it up. */

@@ -18,6 +18,8 @@ export interface ChannelHit {
 export interface ChannelList {
   readonly channel: ChannelName;
   readonly hits: readonly ChannelHit[];
+  /** Keyword lists: the score a full match of the query would get, when the store reports it. */
+  readonly fullMatchScore?: number;
 }
 
 /** Members and entities a query names (or a hint points at): their facts get the entity component. */

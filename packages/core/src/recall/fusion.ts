@@ -1,6 +1,7 @@
 import { ChannelName } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { ChannelList, NamedTargets } from './channel-types.js';
+import { lexicalDivisor } from './lexical-scale.js';
 import type { ScoreComponents } from './recall-types.js';
 import { clamp01, semanticScaler } from './semantic-scale.js';
 
@@ -42,18 +43,23 @@ export interface Candidate {
  * Merges channel lists. Each list contributes 1 / (k + rank + 1) per fact (reciprocal-rank fusion,
  * rank 0-based); the sum is then divided by the best sum of the query so it lies in (0, 1].
  * Semantic = cosine (clamped to [0, 1]), or min-max normalised over the query's vector hits when
- * `relativeSemantic` (see semantic-scale.ts); lexical = BM25 divided by the best BM25 of the query.
+ * `relativeSemantic` (see semantic-scale.ts); lexical = BM25 divided by the best BM25 of the query,
+ * or by `lexicalFloor` × the full-match score when that is larger (see lexical-scale.ts).
  */
 export function mergeChannels(
   lists: readonly ChannelList[],
   rrfK: number,
   relativeSemantic = false,
+  lexicalFloor = 0,
 ): Map<string, Candidate> {
   const out = new Map<string, Candidate>();
   let bestBm25 = 0;
   for (const list of lists)
-    if (list.channel === ChannelName.KEYWORD)
-      for (const h of list.hits) bestBm25 = Math.max(bestBm25, h.score);
+    if (list.channel === ChannelName.KEYWORD) {
+      let best = 0;
+      for (const h of list.hits) best = Math.max(best, h.score);
+      bestBm25 = Math.max(bestBm25, lexicalDivisor(best, list.fullMatchScore, lexicalFloor));
+    }
   for (const list of lists) {
     const semantic =
       list.channel === ChannelName.VECTOR

@@ -13,6 +13,7 @@ import { queryTerms } from '../text/analyze.js';
 import { checkInput, idField as id } from '../validation/index.js';
 import { boostConversations } from './conversation-boost.js';
 import { fusedScore } from './fusion.js';
+import { lexicalDivisor } from './lexical-scale.js';
 import { smoothScores } from './neighbor-smoothing.js';
 import { neighbourChains } from './neighbour-chains.js';
 import { phraseMatch, queryPhrases } from './phrase-match.js';
@@ -86,7 +87,7 @@ interface Hit {
 
 /**
  * conversation.search: keyword (BM25, OR of analysed terms) and vector (kind `message`, written by
- * the ingest workers) channels fused like recall (max-normalised BM25, cosine scaled by
+ * the ingest workers) channels fused like recall (BM25 scaled as lexical-scale.ts says, cosine scaled by
  * `retrieval.semanticScale` (see semantic-scale.ts), reciprocal rank,
  * `retrieval.weights`) plus the phrase match (`retrieval.phraseWeight`, see phrase-match.ts), then
  * neighbour smoothing (`retrieval.neighborWeight`, `neighborWindow`, `neighborMaxGapMinutes`): a
@@ -147,7 +148,11 @@ async function runSearch(
     return h;
   };
   if (keyword.status === 'fulfilled') {
-    const best = Math.max(0, ...keyword.value.map((k) => k.score));
+    const best = lexicalDivisor(
+      Math.max(0, ...keyword.value.map((k) => k.score)),
+      keyword.value[0]?.fullMatchScore,
+      r.lexicalFloor,
+    );
     keyword.value.forEach((k, rank) => {
       const h = hit(k.message.messageId);
       h.lexical = best > 0 ? k.score / best : 0;

@@ -204,7 +204,12 @@ async function scoreCandidates(
   poolSize: number,
 ): Promise<ScoredFact[]> {
   const r = deps.retrieval;
-  const merged = mergeChannels(lists, r.rrfK, relativeSemantic(r.semanticScale, deps.embedder));
+  const merged = mergeChannels(
+    lists,
+    r.rrfK,
+    relativeSemantic(r.semanticScale, deps.embedder),
+    r.lexicalFloor,
+  );
   const now = q.asOf ?? deps.clock.now();
   const windows = q.text === null ? [] : timeWindows(q.text, now);
   const active: ActiveComponents = {

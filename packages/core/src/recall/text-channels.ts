@@ -37,8 +37,10 @@ export async function keywordChannel(ctx: ChannelContext): Promise<ChannelList> 
     terms,
     ctx.limit,
   );
+  const fullMatchScore = hits[0]?.fullMatchScore;
   return {
     channel: ChannelName.KEYWORD,
     hits: hits.map((h) => ({ factId: h.fact.id, score: h.score, fact: h.fact })),
+    ...(fullMatchScore !== undefined ? { fullMatchScore } : {}),
   };
 }

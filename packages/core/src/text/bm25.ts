@@ -27,6 +27,24 @@ export class Bm25Corpus {
     return this.#docs;
   }
 
+  /** A term's idf as `score` uses it: ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6. */
+  idf(term: string): number {
+    const n = this.#df.get(term) ?? 0;
+    const idf = Math.log((this.#docs - n + 0.5) / (n + 0.5));
+    return idf > 0 ? idf : 1e-6;
+  }
+
+  /**
+   * The score of a document holding each query term once at the average length: the sum of the
+   * terms' idf (terms found in no document included). 0 for an empty corpus.
+   */
+  fullMatchScore(query: readonly string[]): number {
+    if (this.#docs === 0) return 0;
+    let sum = 0;
+    for (const q of query) sum += this.idf(q);
+    return sum;
+  }
+
   /**
    * BM25 as SQLite FTS5 computes it: idf = ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6;
    * returns 0 when the document has none of the query terms.
@@ -42,13 +60,16 @@ export class Bm25Corpus {
     for (const q of query) {
       const f = counts.get(q);
       if (!f) continue;
-      const n = this.#df.get(q) ?? 0;
-      let idf = Math.log((this.#docs - n + 0.5) / (n + 0.5));
-      if (idf <= 0) idf = 1e-6;
-      score += (idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * doc.length) / avgdl));
+      score += (this.idf(q) * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * doc.length) / avgdl));
     }
     return score;
   }
+}
+
+/** Ranked BM25 hits and the score a full match would get (`Bm25Corpus.fullMatchScore`). */
+export interface Bm25Search {
+  readonly hits: { id: string; score: number }[];
+  readonly fullMatchScore: number;
 }
 
 /** Ranks documents containing any query term by BM25, best first. */
@@ -58,6 +79,16 @@ export function rankBm25(
   query: readonly string[],
   limit: number,
 ): { id: string; score: number }[] {
+  return searchBm25(corpus, candidates, query, limit).hits;
+}
+
+/** `rankBm25`, with the full-match score of the query over the same corpus. */
+export function searchBm25(
+  corpus: Iterable<Bm25Doc>,
+  candidates: Iterable<Bm25Doc>,
+  query: readonly string[],
+  limit: number,
+): Bm25Search {
   const stats = new Bm25Corpus();
   for (const doc of corpus) stats.add(doc.terms);
   const wanted = new Set(query);
@@ -68,5 +99,5 @@ export function rankBm25(
     if (score > 0) hits.push({ id: doc.id, score });
   }
   hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-  return hits.slice(0, limit);
+  return { hits: hits.slice(0, limit), fullMatchScore: stats.fullMatchScore(query) };
 }

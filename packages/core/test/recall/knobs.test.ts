@@ -57,6 +57,28 @@ describe('retrieval knobs', () => {
     expect(wide.length).toBeLessThanOrEqual(10);
   });
 
+  it('lexicalFloor measures keyword scores against a full match of the query', async () => {
+    const w = world();
+    await seed(w.store, w.embedder, [
+      makeFact({ text: 'Alice bakes sourdough bread' }),
+      makeFact({ text: 'Alice plays the violin' }),
+      makeFact({ text: 'Alice walks her dog' }),
+    ]);
+    // "zeppelin" is in no fact: the best hit matches only part of the query.
+    const q = {
+      guildId: G,
+      text: 'bread zeppelin',
+      scope: 'guild' as const,
+      channels: [ChannelName.KEYWORD],
+    };
+    const lexical = async (lexicalFloor: number) =>
+      (await createRecallService(w.deps({ lexicalFloor })).recall(q)).facts[0]?.components.lexical;
+    expect(await lexical(0)).toBe(1);
+    const floored = await lexical(1);
+    expect(floored).toBeGreaterThan(0);
+    expect(floored).toBeLessThan(0.6);
+  });
+
   it('rrfK shapes the reciprocal-rank component', async () => {
     const w = world();
     await seed(w.store, w.embedder, many(3));

@@ -108,6 +108,23 @@ describe('conversation search', () => {
     expect(logs).toContain('message_search.neighbors_failed');
   });
 
+  it('measures keyword scores against a full match of the query (retrieval.lexicalFloor)', async () => {
+    const w = world();
+    await storeMessages(w.store, w.embedder, [
+      makeMessage({ content: 'baked sourdough bread today', createdAt: new Date(T0.getTime()) }),
+      makeMessage({ content: 'my violin needs new strings', createdAt: new Date(T0.getTime() + DAY) }),
+      makeMessage({ content: 'took the dog out', createdAt: new Date(T0.getTime() + 2 * DAY) }),
+    ]);
+    // "zeppelin" is in no message: the best hit matches only part of the query.
+    const lexical = async (lexicalFloor: number) =>
+      (await search(w, { lexicalFloor }).search({ guildId: G, text: 'bread zeppelin' })).messages[0]
+        ?.components.lexical;
+    expect(await lexical(0)).toBe(1);
+    const floored = await lexical(1);
+    expect(floored).toBeGreaterThan(0);
+    expect(floored).toBeLessThan(0.6);
+  });
+
   it('ranks the message holding the query as a phrase first (retrieval.phraseWeight)', async () => {
     const w = world();
     const inOrder = makeMessage({ content: 'walk 5K charity run', createdAt: new Date(T0.getTime()) });

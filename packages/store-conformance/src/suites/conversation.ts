@@ -1,4 +1,4 @@
-import { indexTerms } from '@permafrost/core/store';
+import { Bm25Corpus, indexTerms } from '@permafrost/core/store';
 import { describe, expect, it } from 'vitest';
 import { at, type ConformanceOptions, G1, G2, makeMessage, withStore } from '../fixtures.js';
 
@@ -132,6 +132,26 @@ export function conversationSuite(o: ConformanceOptions): void {
         expect(hits).toHaveLength(2);
         expect(hits[0]?.message.content).toContain('tickets');
         expect(await s.conversation.searchText(G1, indexTerms('a3f9c2'), 10)).toEqual([]);
+      }));
+
+    it("reports the query's full-match score on every message hit", () =>
+      withStore(o, async (s) => {
+        const contents = [
+          'we went to the concert downtown last friday',
+          'concert tickets were expensive but the concert was great',
+          'nothing to see here',
+          'the tickets sold out in minutes',
+        ];
+        await s.queue.enqueueMany(
+          contents.map((content) => makeMessage({ content })),
+          100,
+        );
+        const reference = new Bm25Corpus();
+        for (const c of contents) reference.add(indexTerms(c));
+        const terms = indexTerms('concert tickets zeppelin');
+        const hits = await s.conversation.searchText(G1, terms, 10);
+        expect(hits).toHaveLength(3);
+        for (const h of hits) expect(h.fullMatchScore).toBeCloseTo(reference.fullMatchScore(terms), 9);
       }));
 
     it('trims a channel to its newest rows', () =>

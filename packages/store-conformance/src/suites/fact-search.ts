@@ -1,4 +1,4 @@
-import { indexTerms, queryTerms } from '@permafrost/core/store';
+import { Bm25Corpus, indexTerms, queryTerms } from '@permafrost/core/store';
 import { describe, expect, it } from 'vitest';
 import { at, type ConformanceOptions, G1, G2, makeFact, withStore } from '../fixtures.js';
 
@@ -24,6 +24,27 @@ export function factSearchSuite(o: ConformanceOptions): void {
         expect(hits.every((h) => h.score > 0)).toBe(true);
         const one = await s.facts.searchText({ guildId: G1 }, queryTerms('tell me about miso please'), 10);
         expect(one.map((h) => h.fact.id)).toEqual([cat.id]);
+      }));
+
+    it("reports the query's full-match score on every hit (the sum of its terms' idf)", () =>
+      withStore(o, async (s) => {
+        const texts = [
+          'alice plays the violin in an orchestra',
+          'alice plays chess on sundays',
+          'alice bakes sourdough bread',
+          'bob plays violin too',
+          'carol collects stamps',
+        ];
+        await s.facts.insert(texts.map((text) => makeFact({ text })));
+        const reference = new Bm25Corpus();
+        for (const t of texts) reference.add(indexTerms(t));
+        // "zeppelin" is in no fact: a full match would hold it too.
+        const terms = queryTerms('who plays violin, zeppelin?');
+        const hits = await s.facts.searchText({ guildId: G1 }, terms, 10);
+        expect(hits).toHaveLength(3);
+        const expected = reference.fullMatchScore(terms);
+        expect(expected).toBeGreaterThan(reference.fullMatchScore(queryTerms('who plays violin?')));
+        for (const h of hits) expect(h.fullMatchScore).toBeCloseTo(expected, 9);
       }));
 
     it('keyword search respects subject, server and validity scope', () =>

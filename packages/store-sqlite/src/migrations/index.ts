@@ -8,6 +8,7 @@ import { guildClaimsMigration } from './005-guild-claims.js';
 import { factChannelsMigration } from './006-fact-channels.js';
 import { reactionsMigration } from './007-reactions.js';
 import { coveringLinkReadsMigration } from './008-covering-link-reads.js';
+import { keywordVocabularyMigration } from './009-keyword-vocabulary.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   factChannelsMigration,
   reactionsMigration,
   coveringLinkReadsMigration,
+  keywordVocabularyMigration,
 ];
 
 /** The schema version this code writes. */

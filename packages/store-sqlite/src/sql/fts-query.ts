@@ -9,13 +9,16 @@ const CONTROL = /\p{Cc}/u;
  * Returns null when nothing is left, so the caller returns no hits without querying.
  */
 export function ftsMatchExpression(terms: readonly string[]): string | null {
-  const phrases: string[] = [];
-  for (const term of terms) {
-    if (typeof term !== 'string' || term.trim().length === 0) continue;
-    if (CONTROL.test(term) || LONE_SURROGATE.test(term)) continue;
-    phrases.push(`"${term.replaceAll('"', '""')}"`);
-  }
+  const phrases = ftsTerms(terms).map((term) => `"${term.replaceAll('"', '""')}"`);
   return phrases.length > 0 ? phrases.join(' OR ') : null;
+}
+
+/** The terms `ftsMatchExpression` keeps, in order (the phrases bm25() sums over). */
+export function ftsTerms(terms: readonly string[]): string[] {
+  return terms.filter(
+    (term) =>
+      typeof term === 'string' && term.trim().length > 0 && !CONTROL.test(term) && !LONE_SURROGATE.test(term),
+  );
 }
 
 /** The text stored in a keyword index row: core's analysed terms, space-separated. */

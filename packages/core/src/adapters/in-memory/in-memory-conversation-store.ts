@@ -8,7 +8,7 @@ import type {
 } from '../../ports/conversation-store.js';
 import { ConversationRolesBase } from '../../ports/port-bases.js';
 import { indexTerms } from '../../text/analyze.js';
-import { rankBm25 } from '../../text/bm25.js';
+import { searchBm25 } from '../../text/bm25.js';
 import { chronological } from './in-memory-queue.js';
 import { enter, key, type MemoryState } from './state.js';
 
@@ -90,10 +90,8 @@ export class InMemoryConversationStore extends ConversationRolesBase {
     const rows = this.#rows((m) => m.guildId === guildId && m.rawStored && m.kind !== 'session');
     const byId = new Map(rows.map((m) => [m.messageId, m]));
     const docs = rows.map((m) => ({ id: m.messageId, terms: termsOf(m) }));
-    return rankBm25(docs, docs, terms, limit).map((h) => ({
-      message: byId.get(h.id) as StoredMessage,
-      score: h.score,
-    }));
+    const { hits, fullMatchScore } = searchBm25(docs, docs, terms, limit);
+    return hits.map((h) => ({ message: byId.get(h.id) as StoredMessage, score: h.score, fullMatchScore }));
   }
 
   override async getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {

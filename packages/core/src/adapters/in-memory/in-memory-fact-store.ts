@@ -9,7 +9,7 @@ import type {
 } from '../../ports/fact-store.js';
 import { FactStoreBase } from '../../ports/port-bases.js';
 import { indexTerms } from '../../text/analyze.js';
-import { rankBm25 } from '../../text/bm25.js';
+import { searchBm25 } from '../../text/bm25.js';
 import { passesFilter } from './filters.js';
 import { enter, key, type MemoryState } from './state.js';
 
@@ -141,10 +141,8 @@ export class InMemoryFactStore extends FactStoreBase {
     const byId = new Map(all.map((f) => [f.id, f]));
     const docs = all.map((f) => ({ id: f.id, terms: termsOf(f) }));
     const candidates = docs.filter((d) => passesFilter(byId.get(d.id) as Fact, filter));
-    return rankBm25(docs, candidates, terms, limit).map((h) => ({
-      fact: byId.get(h.id) as Fact,
-      score: h.score,
-    }));
+    const { hits, fullMatchScore } = searchBm25(docs, candidates, terms, limit);
+    return hits.map((h) => ({ fact: byId.get(h.id) as Fact, score: h.score, fullMatchScore }));
   }
 
   override async touch(guildId: string, ids: readonly string[], at: Date): Promise<number> {

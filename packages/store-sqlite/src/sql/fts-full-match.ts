@@ -1,0 +1,47 @@
+import type { SqliteConnection } from '../connection.js';
+import { ftsTerms } from './fts-query.js';
+
+/** The keyword indexes, each with its vocabulary view (migration 9). */
+const VOCABULARY = { facts_fts: 'facts_fts_vocab', messages_fts: 'messages_fts_vocab' } as const;
+export type KeywordIndex = keyof typeof VOCABULARY;
+
+/**
+ * The full-match score of a query on a keyword index: the sum over the terms bm25() scores
+ * (`ftsTerms`) of idf = ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6 as bm25() floors it, with
+ * N the row count bm25() itself uses (the index's averages record) and n the rows holding the term
+ * (its vocabulary view). 0 for an empty index. Run inside the search's snapshot.
+ */
+export function ftsFullMatchScore(
+  c: SqliteConnection,
+  index: KeywordIndex,
+  terms: readonly string[],
+): number {
+  const rows = indexRowCount(c, index);
+  if (rows === 0) return 0;
+  const docs = c.stmt(`SELECT doc FROM ${VOCABULARY[index]} WHERE term = ?`);
+  let sum = 0;
+  for (const term of ftsTerms(terms)) {
+    const n = (docs.get(term) as { doc: number } | undefined)?.doc ?? 0;
+    const idf = Math.log((rows - n + 0.5) / (n + 0.5));
+    sum += idf > 0 ? idf : 1e-6;
+  }
+  return sum;
+}
+
+/** FTS5's averages record (rowid 1 of the index's data table) starts with the row count. */
+function indexRowCount(c: SqliteConnection, index: KeywordIndex): number {
+  const row = c.stmt(`SELECT block FROM ${index}_data WHERE id = 1`).get() as { block: unknown } | undefined;
+  return row && row.block instanceof Uint8Array ? readVarint(row.block) : 0;
+}
+
+/** SQLite's varint: big-endian 7-bit groups, high bit set on all but the last (9th: 8 bits). */
+export function readVarint(bytes: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 9 && i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (i === 8) return value * 256 + b;
+    value = value * 128 + (b & 0x7f);
+    if ((b & 0x80) === 0) return value;
+  }
+  return value;
+}
