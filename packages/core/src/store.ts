@@ -98,4 +98,12 @@ export type { ReactionListQuery, ReactionStore } from './ports/reaction-store.js
 export type { ReplyClaimStore } from './ports/reply-claim-store.js';
 export type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from './ports/vector-index.js';
 export { indexTerms, normalizeText, queryTerms } from './text/analyze.js';
-export { Bm25Corpus, type Bm25Doc, type Bm25Search, rankBm25, searchBm25 } from './text/bm25.js';
+export {
+  Bm25Corpus,
+  type Bm25Doc,
+  type Bm25Search,
+  bm25FullMatchScore,
+  bm25Idf,
+  rankBm25,
+  searchBm25,
+} from './text/bm25.js';

@@ -132,16 +132,18 @@ export class SqliteConversationStore extends ConversationRolesBase {
       const match = ftsMatchExpression(terms);
       if (match === null || limit <= 0) return [];
       if (this.#m.indexBehind()) this.#c.atomic(() => this.#m.flushIndex());
-      const rows = this.#c
-        .stmt(
-          `SELECT m.*, bm25(messages_fts) AS bm25 FROM messages_fts JOIN messages m ON m.row_id = messages_fts.rowid
-             WHERE messages_fts MATCH ? AND m.guild_id = ? AND m.raw_stored = 1 AND m.kind <> 'session'
-             ORDER BY bm25 ASC, m.message_id ASC LIMIT ?`,
-        )
-        .all(match, guildId, Math.floor(limit)) as (MessageRow & { bm25: number })[];
-      if (rows.length === 0) return [];
-      const fullMatchScore = ftsFullMatchScore(this.#c, 'messages_fts', terms);
-      return rows.map((r) => ({ message: messageFromRow(r), score: -r.bm25, fullMatchScore }));
+      const search = this.#c.stmt(
+        `SELECT m.*, bm25(messages_fts) AS bm25 FROM messages_fts JOIN messages m ON m.row_id = messages_fts.rowid
+           WHERE messages_fts MATCH ? AND m.guild_id = ? AND m.raw_stored = 1 AND m.kind <> 'session'
+           ORDER BY bm25 ASC, m.message_id ASC LIMIT ?`,
+      );
+      // One snapshot: the full-match score counts the rows the ranking saw.
+      return this.#c.snapshot(() => {
+        const rows = search.all(match, guildId, Math.floor(limit)) as (MessageRow & { bm25: number })[];
+        if (rows.length === 0) return [];
+        const fullMatchScore = ftsFullMatchScore(this.#c, 'messages_fts', terms);
+        return rows.map((r) => ({ message: messageFromRow(r), score: -r.bm25, fullMatchScore }));
+      });
     });
   }
 

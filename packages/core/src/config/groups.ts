@@ -106,12 +106,16 @@ const weights = z
   })
   .strict();
 
+/** The largest `retrieval.channelLimit` and `retrieval.poolSize` (also the caps of recall/candidate-depth.ts). */
+export const CHANNEL_LIMIT_MAX = 500;
+export const POOL_SIZE_MAX = 1000;
+
 export const retrievalGroup = z
   .object({
     topK: int(1, 200, 8),
     maxPerSubject: int(1, 200, 4),
     serverTopK: int(0, 50, 3),
-    channelLimit: int(5, 500, 50),
+    channelLimit: int(5, CHANNEL_LIMIT_MAX, 50),
     /**
      * Recall: each channel returns at least this many candidates per requested result (topK), and
      * the pool grows in proportion (see recall/candidate-depth.ts); 0 keeps channelLimit and
@@ -127,7 +131,7 @@ export const retrievalGroup = z
      * terms match nothing does not lift partial matches to 1. 0: divided by the best score only.
      */
     lexicalFloor: fraction(0.3),
-    poolSize: int(10, 1000, 100),
+    poolSize: int(10, POOL_SIZE_MAX, 100),
     weights: weights.default(weights.parse({})),
     hopDepth: int(1, 2, 2),
     fanOut: int(1, 200, 24),

@@ -1,3 +1,4 @@
+import { CHANNEL_LIMIT_MAX, POOL_SIZE_MAX } from '../config/groups.js';
 import type { MemoryConfig } from '../config/schema.js';
 
 /** How many candidates each channel returns and how many fused candidates are scored. */
@@ -5,10 +6,6 @@ export interface CandidateDepth {
   readonly channel: number;
   readonly pool: number;
 }
-
-/** Upper bounds of the scaled depth: the largest `channelLimit` and `poolSize` the config accepts. */
-const MAX_CHANNEL = 500;
-const MAX_POOL = 1000;
 
 /**
  * Depth of a recall asking for `topK` facts. Each channel returns at least `depthPerResult` ×
@@ -19,7 +16,7 @@ const MAX_POOL = 1000;
 export function candidateDepth(r: MemoryConfig['retrieval'], topK: number): CandidateDepth {
   const wanted = r.depthPerResult * topK;
   if (wanted <= r.channelLimit) return { channel: r.channelLimit, pool: r.poolSize };
-  const channel = Math.min(MAX_CHANNEL, wanted);
-  const pool = Math.min(MAX_POOL, Math.ceil((r.poolSize * channel) / r.channelLimit));
-  return { channel, pool: Math.max(pool, r.poolSize) };
+  // Never past the largest channelLimit and poolSize the config accepts.
+  const channel = Math.min(CHANNEL_LIMIT_MAX, wanted);
+  return { channel, pool: Math.min(POOL_SIZE_MAX, Math.ceil((r.poolSize * channel) / r.channelLimit)) };
 }

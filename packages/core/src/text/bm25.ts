@@ -27,22 +27,14 @@ export class Bm25Corpus {
     return this.#docs;
   }
 
-  /** A term's idf as `score` uses it: ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6. */
+  /** A term's idf as `score` uses it (`bm25Idf`). */
   idf(term: string): number {
-    const n = this.#df.get(term) ?? 0;
-    const idf = Math.log((this.#docs - n + 0.5) / (n + 0.5));
-    return idf > 0 ? idf : 1e-6;
+    return bm25Idf(this.#docs, this.#df.get(term) ?? 0);
   }
 
-  /**
-   * The score of a document holding each query term once at the average length: the sum of the
-   * terms' idf (terms found in no document included). 0 for an empty corpus.
-   */
+  /** `bm25FullMatchScore` over this corpus. */
   fullMatchScore(query: readonly string[]): number {
-    if (this.#docs === 0) return 0;
-    let sum = 0;
-    for (const q of query) sum += this.idf(q);
-    return sum;
+    return bm25FullMatchScore(this.#docs, query, (term) => this.#df.get(term) ?? 0);
   }
 
   /**
@@ -64,6 +56,28 @@ export class Bm25Corpus {
     }
     return score;
   }
+}
+
+/** BM25's idf of a term held by `n` of `docs` documents: ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6. */
+export function bm25Idf(docs: number, n: number): number {
+  const idf = Math.log((docs - n + 0.5) / (n + 0.5));
+  return idf > 0 ? idf : 1e-6;
+}
+
+/**
+ * The BM25 score of a document holding each query term once at the corpus's average length: the
+ * sum of the terms' idf (terms found in no document included), given the corpus size and each
+ * term's document count. 0 for an empty corpus.
+ */
+export function bm25FullMatchScore(
+  docs: number,
+  query: readonly string[],
+  docsWith: (term: string) => number,
+): number {
+  if (docs === 0) return 0;
+  let sum = 0;
+  for (const term of query) sum += bm25Idf(docs, docsWith(term));
+  return sum;
 }
 
 /** Ranked BM25 hits and the score a full match would get (`Bm25Corpus.fullMatchScore`). */

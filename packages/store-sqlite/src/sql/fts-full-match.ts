@@ -1,3 +1,4 @@
+import { bm25FullMatchScore } from '@permafrost/core/store';
 import type { SqliteConnection } from '../connection.js';
 import { ftsTerms } from './fts-query.js';
 
@@ -6,26 +7,22 @@ const VOCABULARY = { facts_fts: 'facts_fts_vocab', messages_fts: 'messages_fts_v
 export type KeywordIndex = keyof typeof VOCABULARY;
 
 /**
- * The full-match score of a query on a keyword index: the sum over the terms bm25() scores
- * (`ftsTerms`) of idf = ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6 as bm25() floors it, with
- * N the row count bm25() itself uses (the index's averages record) and n the rows holding the term
- * (its vocabulary view). 0 for an empty index. Run inside the search's snapshot.
+ * The full-match score of a query on a keyword index (core's `bm25FullMatchScore` over the terms
+ * bm25() scores, `ftsTerms`), with N the row count bm25() itself uses (the index's averages
+ * record) and each term's row count from the index's vocabulary view. Run inside the search's
+ * snapshot.
  */
 export function ftsFullMatchScore(
   c: SqliteConnection,
   index: KeywordIndex,
   terms: readonly string[],
 ): number {
-  const rows = indexRowCount(c, index);
-  if (rows === 0) return 0;
   const docs = c.stmt(`SELECT doc FROM ${VOCABULARY[index]} WHERE term = ?`);
-  let sum = 0;
-  for (const term of ftsTerms(terms)) {
-    const n = (docs.get(term) as { doc: number } | undefined)?.doc ?? 0;
-    const idf = Math.log((rows - n + 0.5) / (n + 0.5));
-    sum += idf > 0 ? idf : 1e-6;
-  }
-  return sum;
+  return bm25FullMatchScore(
+    indexRowCount(c, index),
+    ftsTerms(terms),
+    (term) => (docs.get(term) as { doc: number } | undefined)?.doc ?? 0,
+  );
 }
 
 /** FTS5's averages record (rowid 1 of the index's data table) starts with the row count. */
