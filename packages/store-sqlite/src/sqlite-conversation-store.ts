@@ -12,9 +12,10 @@ import { AFTER_POSITION, ANCHOR_SQL, BEFORE_POSITION, readWindows } from './chan
 import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
-import { type MessageRow, messageFromRow, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
+import { messageFromRow, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
 import { ftsFullMatchScore } from './sql/fts-full-match.js';
 import { ftsMatchExpression } from './sql/fts-query.js';
+import { searchMessageIndex } from './sql/message-keyword-search.js';
 import { truncateWal } from './wal-truncate.js';
 
 type ModeKey = { readonly instanceId: string; readonly guildId: string; readonly channelId: string };
@@ -132,14 +133,9 @@ export class SqliteConversationStore extends ConversationRolesBase {
       const match = ftsMatchExpression(terms);
       if (match === null || limit <= 0) return [];
       if (this.#m.indexBehind()) this.#c.atomic(() => this.#m.flushIndex());
-      const search = this.#c.stmt(
-        `SELECT m.*, bm25(messages_fts) AS bm25 FROM messages_fts JOIN messages m ON m.row_id = messages_fts.rowid
-           WHERE messages_fts MATCH ? AND m.guild_id = ? AND m.raw_stored = 1 AND m.kind <> 'session'
-           ORDER BY bm25 ASC, m.message_id ASC LIMIT ?`,
-      );
       // One snapshot: the full-match score counts the rows the ranking saw.
       return this.#c.snapshot(() => {
-        const rows = search.all(match, guildId, Math.floor(limit)) as (MessageRow & { bm25: number })[];
+        const rows = searchMessageIndex(this.#c, guildId, match, Math.floor(limit));
         if (rows.length === 0) return [];
         const fullMatchScore = ftsFullMatchScore(this.#c, 'messages_fts', terms);
         return rows.map((r) => ({ message: messageFromRow(r), score: -r.bm25, fullMatchScore }));

@@ -1,4 +1,4 @@
-import { indexTerms } from '../text/analyze.js';
+import { forEachIndexTerm, indexTerms } from '../text/analyze.js';
 
 /**
  * Adjacent pairs of analysed query terms (stop words removed, stemmed): "the local community
@@ -19,11 +19,27 @@ export function queryPhrases(queryText: string): ReadonlySet<string> {
  */
 export function phraseMatch(phrases: ReadonlySet<string>, documentText: string): number {
   if (phrases.size === 0) return 0;
-  const terms = indexTerms(documentText);
+  const heads = headsOf(phrases);
   const found = new Set<string>();
-  for (let i = 0; i + 1 < terms.length; i++) {
-    const pair = `${terms[i]} ${terms[i + 1]}`;
-    if (phrases.has(pair)) found.add(pair);
-  }
+  let previous: string | null = null;
+  // Streamed: most of a document's adjacent pairs start with no query term and cost no string.
+  forEachIndexTerm(documentText, (term) => {
+    if (previous !== null && heads.has(previous)) {
+      const pair = `${previous} ${term}`;
+      if (phrases.has(pair)) found.add(pair);
+    }
+    previous = term;
+  });
   return found.size / phrases.size;
+}
+
+/** The first terms of a query's phrases (one set per phrase set, kept while the set lives). */
+const headSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+function headsOf(phrases: ReadonlySet<string>): ReadonlySet<string> {
+  let heads = headSets.get(phrases);
+  if (!heads) {
+    heads = new Set([...phrases].map((p) => p.slice(0, p.indexOf(' '))));
+    headSets.set(phrases, heads);
+  }
+  return heads;
 }

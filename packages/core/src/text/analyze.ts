@@ -16,13 +16,21 @@ export function normalizeText(text: string): string {
 
 /** Word tokens: lowercase, accents folded, apostrophes removed ("don't" → "dont"). */
 export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  forEachToken(text, (token) => out.push(token));
+  return out;
+}
+
+/** Calls `fn` with each word token of `text`, in order (what `tokenize` returns, without the array). */
+function forEachToken(text: string, fn: (token: string) => void): void {
   // Printable ASCII is its own NFKD form, without combining marks: most chat text skips the fold.
   const folded = (
     NEEDS_FOLD.test(text) ? text.normalize('NFKD').replace(COMBINING_MARKS, '') : text
   ).toLowerCase();
-  const out: string[] = [];
-  for (const match of folded.matchAll(WORD)) out.push(match[0].replace(APOSTROPHE, ''));
-  return out;
+  for (const match of folded.matchAll(WORD)) {
+    const word = match[0];
+    fn(word.includes("'") || word.includes('’') ? word.replace(APOSTROPHE, '') : word);
+  }
 }
 
 /**
@@ -40,11 +48,15 @@ export const ANALYZER_ID = 'en-porter1980.1';
  */
 export function indexTerms(text: string): string[] {
   const out: string[] = [];
-  for (const token of tokenize(text)) {
-    if (STOPWORDS.has(token)) continue;
-    out.push(termOf(token));
-  }
+  forEachIndexTerm(text, (term) => out.push(term));
   return out;
+}
+
+/** Calls `fn` with each of `indexTerms(text)`, in order, without building the array. */
+export function forEachIndexTerm(text: string, fn: (term: string) => void): void {
+  forEachToken(text, (token) => {
+    if (!STOPWORDS.has(token)) fn(termOf(token));
+  });
 }
 
 /**

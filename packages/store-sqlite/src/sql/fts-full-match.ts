@@ -26,7 +26,7 @@ export function ftsFullMatchScore(
 }
 
 /** FTS5's averages record (rowid 1 of the index's data table) starts with the row count. */
-function indexRowCount(c: SqliteConnection, index: KeywordIndex): number {
+export function indexRowCount(c: SqliteConnection, index: KeywordIndex): number {
   const row = c.stmt(`SELECT block FROM ${index}_data WHERE id = 1`).get() as { block: unknown } | undefined;
   return row && row.block instanceof Uint8Array ? readVarint(row.block) : 0;
 }

@@ -1,0 +1,80 @@
+import type { SqliteConnection } from '../connection.js';
+import type { MessageRow } from '../rows/message-row.js';
+import { rawRows } from '../rows/raw.js';
+import { indexRowCount } from './fts-full-match.js';
+
+/** A searchable message row of the guild (the conditions the joined query filters on). */
+const SEARCHABLE = "m.guild_id = ? AND m.raw_stored = 1 AND m.kind <> 'session'";
+
+/** The reference ranking: every match joined to its message row, filtered, then sorted. */
+export const JOINED_SEARCH = `SELECT m.*, bm25(messages_fts) AS bm25 FROM messages_fts JOIN messages m ON m.row_id = messages_fts.rowid
+  WHERE messages_fts MATCH ? AND ${SEARCHABLE} ORDER BY bm25 ASC, m.message_id ASC LIMIT ?`;
+const INDEX_ONLY =
+  'SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH ? ORDER BY 2 LIMIT ?';
+const KEEP = `SELECT m.row_id, m.message_id FROM messages m
+  WHERE m.row_id IN (SELECT value FROM json_each(?)) AND ${SEARCHABLE}`;
+const ROWS = 'SELECT * FROM messages WHERE row_id IN (SELECT value FROM json_each(?))';
+const GUILD_ROWS = 'SELECT coalesce(sum(n), 0) AS n FROM message_counts WHERE guild_id = ?';
+
+/**
+ * The index-first path ranks at most this many index rows per requested hit: past it (a guild
+ * holding a small share of a shared file) the joined query is cheaper.
+ */
+const MAX_ROWS_PER_HIT = 8;
+/** Index rows ranked per requested hit, over the guild's share of the index (margin for filtered rows). */
+const ROWS_PER_HIT = 2;
+
+export type RankedMessageRow = MessageRow & { readonly bm25: number };
+
+/**
+ * The `limit` best BM25 matches of `match` among the guild's searchable messages, best first,
+ * ties by message id: exactly the rows and order of one query joining every match to its message
+ * row (`JOINED_SEARCH`). Run inside one snapshot.
+ *
+ * That join reads the message row of every match to test its guild, before sorting: in a big
+ * guild most of the search. Where the guild holds a large share of the index, the index is ranked
+ * alone first (its best M rows, M sized to that share) and only those rows are read and filtered.
+ * That answer is exact when the index had no further match, or when `limit` kept rows score
+ * strictly better than the M-th ranked row (every row scoring better is among the M). Otherwise,
+ * and for a guild with a small share, the joined query runs.
+ */
+export function searchMessageIndex(
+  c: SqliteConnection,
+  guildId: string,
+  match: string,
+  limit: number,
+): RankedMessageRow[] {
+  const indexRows = indexRowCount(c, 'messages_fts');
+  const guildRows = (c.stmt(GUILD_ROWS).get(guildId) as { n: number }).n;
+  const share = indexRows > 0 ? Math.min(1, guildRows / indexRows) : 0;
+  const depth = share > 0 ? Math.ceil((ROWS_PER_HIT * limit) / share) : Number.POSITIVE_INFINITY;
+  if (depth > MAX_ROWS_PER_HIT * limit) return joined(c, guildId, match, limit);
+  const ranked = rawRows(c.stmt(INDEX_ONLY), [match, depth]) as [number, number][];
+  const scores = new Map(ranked);
+  const kept = (
+    rawRows(c.stmt(KEEP), [JSON.stringify(ranked.map((r) => r[0])), guildId]) as [number, string][]
+  )
+    .map(([rowId, messageId]) => ({ rowId, messageId, bm25: scores.get(rowId) as number }))
+    .sort((a, b) => a.bm25 - b.bm25 || binaryCompare(a.messageId, b.messageId))
+    .slice(0, limit);
+  const complete = ranked.length < depth;
+  const worst = ranked.at(-1)?.[1] ?? Number.POSITIVE_INFINITY;
+  if (!complete && (kept.length < limit || kept.some((k) => k.bm25 >= worst)))
+    return joined(c, guildId, match, limit);
+  const rows = new Map(
+    (c.stmt(ROWS).all(JSON.stringify(kept.map((k) => k.rowId))) as MessageRow[]).map((r) => [r.row_id, r]),
+  );
+  return kept.flatMap((k) => {
+    const row = rows.get(k.rowId);
+    return row ? [{ ...row, bm25: k.bm25 }] : [];
+  });
+}
+
+function joined(c: SqliteConnection, guildId: string, match: string, limit: number): RankedMessageRow[] {
+  return c.stmt(JOINED_SEARCH).all(match, guildId, limit) as RankedMessageRow[];
+}
+
+/** SQLite's BINARY collation (UTF-8 bytes), which `ORDER BY message_id` uses. */
+function binaryCompare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
