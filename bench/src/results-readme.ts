@@ -8,6 +8,8 @@ export const SUITE_ORDER = [
   'recall',
   'extraction',
   'locomo-recall',
+  'longmemeval',
+  'ablation',
   'context',
   'embeddings',
   'mem0',
@@ -19,6 +21,16 @@ export function loadResults(dir: string): BenchResult[] {
   return SUITE_ORDER.filter((s) => existsSync(join(dir, `${s}.json`))).map((s) =>
     validateBenchResult(JSON.parse(readFileSync(join(dir, `${s}.json`), 'utf8'))),
   );
+}
+
+/** A question bucket of the longmemeval suite: per level, per k, the recall measures. */
+type LmeBucket = Record<string, Record<string, Record<string, number>>>;
+/** A row of the ablation suite. */
+interface AblationRow {
+  readonly name: string;
+  readonly locomoTurn?: readonly number[];
+  readonly locomoObservation?: readonly number[];
+  readonly lme?: { readonly turnAny1?: number; readonly turnAll5?: number };
 }
 
 const mark = (met: boolean | null) =>
@@ -108,6 +120,34 @@ function suiteTable(r: BenchResult): string[] {
         '| DRAGON (paper) | turn | 56.7 | 66.2 | 76.7 | 82.7 |',
         '| DRAGON (paper) | observation | 56.2 | 61.3 | 67.5 | 71.2 |',
       );
+      break;
+    }
+    case 'longmemeval': {
+      // The headline measures; every k, NDCG and the per-type tables are in longmemeval.md.
+      out.push(
+        '| retriever | turn any@1 | turn any@5 | turn all@5 | turn all@10 | session all@5 |',
+        '| --- | ---: | ---: | ---: | ---: | ---: |',
+      );
+      for (const [name, row] of Object.entries(res)) {
+        const overall = (row as { summary?: Record<string, LmeBucket> }).summary?.['overall'];
+        const cell = (level: 'turn' | 'session', k: number, m: 'recallAny' | 'recallAll') =>
+          overall?.[level]?.[String(k)]?.[m] ?? '–';
+        out.push(
+          `| ${name} | ${cell('turn', 1, 'recallAny')} | ${cell('turn', 5, 'recallAny')} | ${cell('turn', 5, 'recallAll')} | ${cell('turn', 10, 'recallAll')} | ${cell('session', 5, 'recallAll')} |`,
+        );
+      }
+      break;
+    }
+    case 'ablation': {
+      out.push('Every row, with the LongMemEval measures, is in [ablation.md](ablation.md).', '');
+      out.push(
+        '| switched off | LoCoMo turn R@5 / 10 / 25 / 50 | LoCoMo observation R@5 / 10 / 25 / 50 | LongMemEval turn any@1 / all@5 |',
+        '| --- | --- | --- | --- |',
+      );
+      for (const row of (res['rows'] ?? []) as AblationRow[])
+        out.push(
+          `| ${row.name} | ${row.locomoTurn?.join(' / ') ?? '–'} | ${row.locomoObservation?.join(' / ') ?? '–'} | ${row.lme?.turnAny1 ?? '–'} / ${row.lme?.turnAll5 ?? '–'} |`,
+        );
       break;
     }
     case 'context': {

@@ -6,7 +6,8 @@ import { target } from '../src/harness/suite.js';
 import { barChart, lineChart } from '../src/harness/svg.js';
 import { writeSuiteResult } from '../src/harness/write.js';
 import { updateReadme } from '../src/readme-section.js';
-import { loadResults, renderResultsReadme } from '../src/results-readme.js';
+import { loadResults, renderResultsReadme, SUITE_ORDER } from '../src/results-readme.js';
+import { SUITE_NAMES } from '../src/run-suite.js';
 import { benchResultJsonSchema, validateBenchResult } from '../src/schema/bench-result.js';
 import { observeSuite } from '../src/suites/observe.js';
 
@@ -28,6 +29,11 @@ describe('bench result files', () => {
       for (const t of doc.targets) if (t.value === null) expect(t.met).toBeNull();
       for (const c of doc.charts) expect(existsSync(join(RESULTS, c.file))).toBe(true);
     }
+  });
+
+  it('the READMEs cover every suite that pnpm bench runs', () => {
+    expect([...SUITE_ORDER].sort()).toEqual([...SUITE_NAMES].sort());
+    for (const f of files) expect(SUITE_ORDER).toContain(f.replace(/\.json$/, ''));
   });
 
   it('the results README lists every target of every suite', () => {
