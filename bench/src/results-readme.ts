@@ -1,7 +1,9 @@
 /** Renders bench/results/README.md (a table per suite, every target marked met/missed) from <suite>.json. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LmeBucket } from './longmemeval/scoring.js';
 import { type BenchResult, validateBenchResult } from './schema/bench-result.js';
+import type { AblationRow } from './suites/ablation.js';
 
 export const SUITE_ORDER = [
   'observe',
@@ -23,16 +25,7 @@ export function loadResults(dir: string): BenchResult[] {
   );
 }
 
-/** A question bucket of the longmemeval suite: per level, per k, the recall measures. */
-type LmeBucket = Record<string, Record<string, Record<string, number>>>;
-/** A row of the ablation suite. */
-interface AblationRow {
-  readonly name: string;
-  readonly locomoTurn?: readonly number[];
-  readonly locomoObservation?: readonly number[];
-  readonly lme?: { readonly turnAny1?: number; readonly turnAll5?: number };
-}
-
+const cell = (v: number | null | undefined) => v ?? '–';
 const mark = (met: boolean | null) =>
   met === true ? '✅ met' : met === false ? '❌ missed' : '— not measured';
 const num = (v: number | null, unit: string) =>
@@ -146,7 +139,7 @@ function suiteTable(r: BenchResult): string[] {
       );
       for (const row of (res['rows'] ?? []) as AblationRow[])
         out.push(
-          `| ${row.name} | ${row.locomoTurn?.join(' / ') ?? '–'} | ${row.locomoObservation?.join(' / ') ?? '–'} | ${row.lme?.turnAny1 ?? '–'} / ${row.lme?.turnAll5 ?? '–'} |`,
+          `| ${row.name} | ${row.locomoTurn.map(cell).join(' / ')} | ${row.locomoObservation.map(cell).join(' / ')} | ${cell(row.lme.turnAny1)} / ${cell(row.lme.turnAll5)} |`,
         );
       break;
     }

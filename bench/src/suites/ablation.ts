@@ -58,7 +58,8 @@ export const VARIANTS: readonly Variant[] = [
 
 const KS = [5, 10, 25, 50];
 
-interface Row {
+/** One variant's measures (also read by results-readme.ts). */
+export interface AblationRow {
   readonly name: string;
   readonly step: string;
   readonly retrieval: Record<string, unknown>;
@@ -82,7 +83,7 @@ export const ablationSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   // bench budget on a shared machine (the locomo-recall suite reports all 10 for the default).
   const conversations = ctx.quick ? 1 : 4;
   const questions = scoredQuestions(await loadLongMemEval(lmeDir), ctx.quick ? 20 : undefined);
-  const rows: Row[] = [];
+  const rows: AblationRow[] = [];
   for (const v of VARIANTS) {
     const locomo = await runLocomo({ dataPath, conversations, config: { retrieval: v.retrieval } });
     const lme = await runRetriever(

@@ -1,7 +1,12 @@
 import type { StoredMessage } from '@permafrost/core';
 import type { MessageWindow, WindowAnchor } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
-import { type MessageRow, messageFromRow, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
+import {
+  MESSAGES_BY_ROW_ID,
+  type MessageRow,
+  messageFromRow,
+  REVERSE_CHRONOLOGICAL,
+} from './rows/message-row.js';
 
 /** Where a message sits in its channel (`created_at`, `message_id`); no row when it is not there. */
 export const ANCHOR_SQL =
@@ -17,7 +22,6 @@ const CHANNEL_IDS = 'SELECT row_id FROM messages WHERE guild_id = ? AND channel_
 const BEFORE_IDS = `${CHANNEL_IDS} AND (created_at, message_id) < (?, ?) ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`;
 const AFTER_IDS = `${CHANNEL_IDS} AND (created_at, message_id) > (?, ?) ORDER BY created_at ASC, message_id ASC LIMIT ?`;
 const LATEST_IDS = `${CHANNEL_IDS} ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`;
-const ROWS = 'SELECT * FROM messages WHERE row_id IN (SELECT value FROM json_each(?))';
 
 /**
  * The windows around many anchors in one synchronous pass (the caller runs it inside one
@@ -54,7 +58,7 @@ export function readWindows(
     for (const s of sides) for (const id of [...s.before, ...s.after]) wanted.add(id);
     const byRow = new Map<number, StoredMessage>();
     if (wanted.size > 0) {
-      for (const r of c.stmt(ROWS).all(JSON.stringify([...wanted])) as MessageRow[])
+      for (const r of c.stmt(MESSAGES_BY_ROW_ID).all(JSON.stringify([...wanted])) as MessageRow[])
         byRow.set(r.row_id, messageFromRow(r));
     }
     const pick = (list: readonly number[]) =>

@@ -125,3 +125,6 @@ export function messageFromRow(r: MessageRow): StoredMessage {
 /** Chronological order of the queue and of history: createdAt, then messageId. */
 export const CHRONOLOGICAL = 'created_at ASC, message_id ASC';
 export const REVERSE_CHRONOLOGICAL = 'created_at DESC, message_id DESC';
+
+/** Message rows by row id (bound as a JSON array): ranked or windowed reads pick row ids first. */
+export const MESSAGES_BY_ROW_ID = 'SELECT * FROM messages WHERE row_id IN (SELECT value FROM json_each(?))';

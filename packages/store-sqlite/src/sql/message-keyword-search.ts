@@ -1,5 +1,5 @@
 import type { SqliteConnection } from '../connection.js';
-import type { MessageRow } from '../rows/message-row.js';
+import { MESSAGES_BY_ROW_ID, type MessageRow } from '../rows/message-row.js';
 import { rawRows } from '../rows/raw.js';
 import { indexRowCount } from './fts-full-match.js';
 
@@ -13,7 +13,6 @@ const INDEX_ONLY =
   'SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH ? ORDER BY 2 LIMIT ?';
 const KEEP = `SELECT m.row_id, m.message_id FROM messages m
   WHERE m.row_id IN (SELECT value FROM json_each(?)) AND ${SEARCHABLE}`;
-const ROWS = 'SELECT * FROM messages WHERE row_id IN (SELECT value FROM json_each(?))';
 const GUILD_ROWS = 'SELECT coalesce(sum(n), 0) AS n FROM message_counts WHERE guild_id = ?';
 
 /**
@@ -62,7 +61,10 @@ export function searchMessageIndex(
   if (!complete && (kept.length < limit || kept.some((k) => k.bm25 >= worst)))
     return joined(c, guildId, match, limit);
   const rows = new Map(
-    (c.stmt(ROWS).all(JSON.stringify(kept.map((k) => k.rowId))) as MessageRow[]).map((r) => [r.row_id, r]),
+    (c.stmt(MESSAGES_BY_ROW_ID).all(JSON.stringify(kept.map((k) => k.rowId))) as MessageRow[]).map((r) => [
+      r.row_id,
+      r,
+    ]),
   );
   return kept.flatMap((k) => {
     const row = rows.get(k.rowId);
