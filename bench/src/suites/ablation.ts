@@ -124,7 +124,7 @@ export const ablationSuite: Suite = async (ctx): Promise<SuiteOutput> => {
         `| ${r.name} | ${r.step} | ${r.locomoTurn.map(f1).join(' / ')} | ${r.locomoObservation.map(f1).join(' / ')} | ${[r.lme.turnAny1, r.lme.turnAny5, r.lme.turnAll5, r.lme.turnAll10].map(f3).join(' / ')} | ${f3(r.lme.sessionAll5)} |`,
     ),
     '',
-    'Not ablated here: the graph-hop and entity-hint channels (no configuration switch; they only add facts found through named members or entities, never for message search) and rerank (no reranker is configured by default). The phrase match and the conversation boost are steps of message search (`conversation.search`): they do not touch the observation level. Candidate depth is a step of fact recall only: it does not touch the turn level or LongMemEval (message search has its own depth, `poolSize`).',
+    'Not ablated here: the graph-hop and entity-hint channels (no configuration switch; they only add facts found through named members or entities, never for message search) and rerank (no reranker is configured by default). The conversation boost is a step of message search (`conversation.search`): it does not touch the observation level (the phrase match is a step of both). Candidate depth is a step of fact recall only: it does not touch the turn level or LongMemEval (message search has its own depth, `poolSize`).',
     '',
   ].join('\n');
   const out = ctx.args.get('out') ?? join(BENCH_DIR, 'results', ctx.quick ? 'quick' : '');

@@ -161,9 +161,10 @@ export const retrievalGroup = z
      */
     factContextWeight: fraction(0.5),
     /**
-     * Message search: weight of the phrase match (the share of the query's adjacent term pairs
-     * found next to each other in the message) next to the fused score:
-     * (fused + w × phrase) / (1 + w). 0 disables.
+     * Message search and recall: weight of the phrase match (the share of the query's adjacent
+     * term pairs found next to each other in the message or fact) next to the fused score:
+     * (fused + w × phrase) / (1 + w). Recall applies it to queries of two terms or more and
+     * leaves other queries' scores as fused. 0 disables.
      */
     phraseWeight: fraction(0.2),
     /**

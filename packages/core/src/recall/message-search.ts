@@ -16,7 +16,7 @@ import { fusedScore } from './fusion.js';
 import { lexicalDivisor } from './lexical-scale.js';
 import { smoothScores } from './neighbor-smoothing.js';
 import { neighbourChains } from './neighbour-chains.js';
-import { phraseMatch, queryPhrases } from './phrase-match.js';
+import { phraseMatch, queryPhrases, withPhrase } from './phrase-match.js';
 import { MAX_QUERY_CHARS } from './recall-query.js';
 import { relativeSemantic, semanticScaler } from './semantic-scale.js';
 import { temporalMatch, timeWindows } from './time-expressions.js';
@@ -216,7 +216,7 @@ async function runSearch(
       temporal: h.temporal,
     };
     const phrase = phrases.size > 0 ? phraseMatch(phrases, m.content) : 0;
-    base.set(messageId, (fusedScore(c, r.weights, active) + r.phraseWeight * phrase) / (1 + r.phraseWeight));
+    base.set(messageId, withPhrase(fusedScore(c, r.weights, active), phrase, r.phraseWeight));
   }
   const chains = await neighbourChains(deps, q.guildId, base, messages);
   for (const chain of chains)

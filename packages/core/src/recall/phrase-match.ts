@@ -33,6 +33,14 @@ export function phraseMatch(phrases: ReadonlySet<string>, documentText: string):
   return found.size / phrases.size;
 }
 
+/**
+ * A fused score with the phrase match mixed in at weight `w` (`retrieval.phraseWeight`):
+ * (fused + w × phrase) / (1 + w). Message search and recall rank with the same rule.
+ */
+export function withPhrase(fused: number, phrase: number, w: number): number {
+  return (fused + w * phrase) / (1 + w);
+}
+
 /** The first terms of a query's phrases (one set per phrase set, kept while the set lives). */
 const headSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 function headsOf(phrases: ReadonlySet<string>): ReadonlySet<string> {

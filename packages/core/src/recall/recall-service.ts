@@ -17,6 +17,7 @@ import {
   selectPool,
 } from './fusion.js';
 import { graphHopChannel } from './graph-hop-channel.js';
+import { phraseMatch, queryPhrases, withPhrase } from './phrase-match.js';
 import { capResults, type HardFilter, passesHardFilters } from './recall-filters.js';
 import { planRecall, type RecallPlan } from './recall-plan.js';
 import { type RecallQuery, type RecallQueryInput, recallQuerySchema } from './recall-query.js';
@@ -225,6 +226,9 @@ async function scoreCandidates(
     for (const c of pool) if (!c.fact) c.fact = byId.get(c.factId);
   }
   const stability = deps.lifecycle.decayStabilityDays;
+  // The phrase match applies to queries of two terms or more, like the temporal component to
+  // queries naming a date: other queries keep their fused score unscaled (see fusedScore).
+  const phrases = r.phraseWeight > 0 && q.text !== null ? queryPhrases(q.text) : new Set<string>();
   const scored: (ScoredFact & { readonly tie: number })[] = [];
   for (const c of pool as Candidate[]) {
     const fact = c.fact;
@@ -238,9 +242,12 @@ async function scoreCandidates(
       temporal: temporalMatch(fact.observedAt, windows),
       context: 0,
     };
+    const fused = fusedScore(components, r.weights, active);
+    // Only a keyword hit can hold a query phrase (both of its terms); others are not analysed.
+    const phrase = phrases.size > 0 && c.lexical > 0 ? phraseMatch(phrases, fact.text) : 0;
     scored.push({
       fact,
-      score: fusedScore(components, r.weights, active),
+      score: phrases.size > 0 ? Math.round(withPhrase(fused, phrase, r.phraseWeight) * 1e6) / 1e6 : fused,
       components,
       matchedChannels: c.channels,
       hopPath: c.hopPath,

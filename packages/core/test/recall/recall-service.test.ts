@@ -280,6 +280,32 @@ describe('recall', () => {
     }
   });
 
+  it('ranks the fact holding the query as a phrase first (retrieval.phraseWeight)', async () => {
+    const w = world();
+    // Same words, so the same keyword and vector scores; ids put the scattered one first on a tie.
+    const scattered = makeFact({ id: 'fct_a', text: 'run charity 5K walk' });
+    const inOrder = makeFact({ id: 'fct_b', text: 'walk 5K charity run' });
+    await seed(w.store, w.embedder, [scattered, inOrder]);
+    const recall = async (text: string, retrieval: Record<string, unknown> = {}) =>
+      createRecallService(w.deps({ weights: { rrf: 0 }, ...retrieval })).recall({
+        guildId: G,
+        text,
+        subjectIds: ['u1'],
+      });
+    const withPhrase = await recall('the 5K charity run');
+    expect(ids(withPhrase)).toEqual([inOrder.id, scattered.id]);
+    const without = await recall('the 5K charity run', { phraseWeight: 0 });
+    expect(ids(without)).toEqual([scattered.id, inOrder.id]);
+    // Mixed in as (fused + w × phrase) / (1 + w): the whole phrase found, half of none.
+    const fused = without.facts[0]?.score ?? 0;
+    expect(withPhrase.facts[0]?.score).toBeCloseTo((fused + 0.2) / 1.2, 5);
+    expect(withPhrase.facts[1]?.score).toBeCloseTo(fused / 1.2, 5);
+    // A query of one term has no phrase: its scores stay the fused ones.
+    const single = await recall('charity');
+    const singleWithout = await recall('charity', { phraseWeight: 0 });
+    expect(single.facts.map((f) => f.score)).toEqual(singleWithout.facts.map((f) => f.score));
+  });
+
   it('uses the dates a query names', async () => {
     const w = world();
     const june = makeFact({
