@@ -215,7 +215,8 @@ async function runSearch(
       rrf: h.rrf,
       temporal: h.temporal,
     };
-    const phrase = phrases.size > 0 ? phraseMatch(phrases, m.content) : 0;
+    // As in recall: only a keyword hit can hold a query phrase; vector-only hits are not analysed.
+    const phrase = phrases.size > 0 && h.lexical > 0 ? phraseMatch(phrases, m.content) : 0;
     base.set(messageId, withPhrase(fusedScore(c, r.weights, active), phrase, r.phraseWeight));
   }
   const chains = await neighbourChains(deps, q.guildId, base, messages);
