@@ -123,10 +123,10 @@ function suiteTable(r: BenchResult): string[] {
       );
       for (const [name, row] of Object.entries(res)) {
         const overall = (row as { summary?: Record<string, LmeBucket> }).summary?.['overall'];
-        const cell = (level: 'turn' | 'session', k: number, m: 'recallAny' | 'recallAll') =>
-          overall?.[level]?.[String(k)]?.[m] ?? '–';
+        const at = (level: 'turn' | 'session', k: number, m: 'recallAny' | 'recallAll') =>
+          cell(overall?.[level]?.[String(k)]?.[m]);
         out.push(
-          `| ${name} | ${cell('turn', 1, 'recallAny')} | ${cell('turn', 5, 'recallAny')} | ${cell('turn', 5, 'recallAll')} | ${cell('turn', 10, 'recallAll')} | ${cell('session', 5, 'recallAll')} |`,
+          `| ${name} | ${at('turn', 1, 'recallAny')} | ${at('turn', 5, 'recallAny')} | ${at('turn', 5, 'recallAll')} | ${at('turn', 10, 'recallAll')} | ${at('session', 5, 'recallAll')} |`,
         );
       }
       break;
