@@ -316,7 +316,7 @@ describe('createDiscordAudiencePolicy against a real discord.js client', () => {
   });
 });
 
-async function waitFor(probe: () => boolean, timeoutMs = 3_000): Promise<void> {
+async function waitFor(probe: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!probe()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
