@@ -13,6 +13,9 @@ function origin(fact: Fact): { readonly channelId: string; readonly at: number }
   return only ? { channelId: only.channelId, at: fact.observedAt.getTime() } : null;
 }
 
+/** Both directions along a channel's time line. */
+const DIRECTIONS = [-1, 1] as const;
+
 /**
  * Conversation-context smoothing for facts, the fact-level twin of message neighbour smoothing:
  * facts whose primary sources (or, for a fact without sources, its one channel and observedAt)
@@ -42,7 +45,7 @@ export function smoothByConversation(
     list.sort((a, b) => a.at - b.at);
     for (let x = 0; x < list.length; x++) {
       const me = list[x] as { i: number; at: number };
-      for (const dir of [-1, 1])
+      for (const dir of DIRECTIONS)
         for (let y = x + dir; y >= 0 && y < list.length; y += dir) {
           const other = list[y] as { i: number; at: number };
           if (Math.abs(other.at - me.at) > maxGapMs) break;
@@ -50,13 +53,14 @@ export function smoothByConversation(
         }
     }
   }
-  return items
-    .map((item, i) => {
-      const context = best[i] as number;
-      const lift = (weight / (1 + weight)) * Math.max(0, context - item.score);
-      const score = Math.round((item.score + lift) * 1e6) / 1e6;
-      return { item: { ...item, score, components: { ...item.components, context } }, i };
-    })
-    .sort((a, b) => b.item.score - a.item.score || a.i - b.i)
-    .map((x) => x.item);
+  const out = items.map((item, i) => {
+    const context = best[i] as number;
+    const lift = (weight / (1 + weight)) * Math.max(0, context - item.score);
+    const score = Math.round((item.score + lift) * 1e6) / 1e6;
+    return { ...item, score, components: { ...item.components, context } };
+  });
+  // Stable: equal scores keep the input order.
+  const order = out.map((_, i) => i);
+  order.sort((a, b) => (out[b] as ScoredFact).score - (out[a] as ScoredFact).score || a - b);
+  return order.map((i) => out[i] as ScoredFact);
 }

@@ -112,35 +112,33 @@ export function fusedScore(
   w: FusionWeights,
   active: ActiveComponents = ALL_ACTIVE,
 ): number {
+  return weightedMean(c.semantic, c.lexical, c.entity, c.strength, c.rrf, c.temporal, w, active);
+}
+
+/** `fusedScore` from the component values (no object per candidate on the pool's hot path). */
+function weightedMean(
+  semantic: number,
+  lexical: number,
+  entity: number,
+  strength: number,
+  rrf: number,
+  temporal: number,
+  w: FusionWeights,
+  active: ActiveComponents,
+): number {
   const we = active.entity ? w.entity : 0;
   const wt = active.temporal ? w.temporal : 0;
   const ws = active.strength ? w.strength : 0;
   const total = w.semantic + w.lexical + we + ws + w.rrf + wt;
-  if (total <= 0) return c.rrf;
+  if (total <= 0) return rrf;
   const s =
-    w.semantic * c.semantic +
-    w.lexical * c.lexical +
-    we * c.entity +
-    ws * c.strength +
-    w.rrf * c.rrf +
-    wt * c.temporal;
+    w.semantic * semantic + w.lexical * lexical + we * entity + ws * strength + w.rrf * rrf + wt * temporal;
   return Math.round((s / total) * 1e6) / 1e6;
 }
 
 /** Score before the fact is read (no strength or time, entity only from the entity lists): picks the pool. */
 export function preliminaryScore(c: Candidate, w: FusionWeights, active: ActiveComponents): number {
-  return fusedScore(
-    {
-      semantic: c.semantic,
-      lexical: c.lexical,
-      entity: c.entityListed ? 1 : 0,
-      strength: 0,
-      rrf: c.rrf,
-      temporal: 0,
-    },
-    w,
-    active,
-  );
+  return weightedMean(c.semantic, c.lexical, c.entityListed ? 1 : 0, 0, c.rrf, 0, w, active);
 }
 
 /** 1 when the fact concerns a named member or entity (subject, related users, entity slugs). */
@@ -160,9 +158,13 @@ export function selectPool(
   active: ActiveComponents,
   size: number,
 ): Candidate[] {
-  return [...candidates]
-    .map((c) => ({ c, s: preliminaryScore(c, w, active) }))
-    .sort((a, b) => b.s - a.s || b.c.rrf - a.c.rrf || (a.c.factId < b.c.factId ? -1 : 1))
-    .slice(0, size)
-    .map((x) => x.c);
+  const list = [...candidates];
+  const score = list.map((c) => preliminaryScore(c, w, active));
+  const order = list.map((_, i) => i);
+  order.sort((a, b) => {
+    const x = list[a] as Candidate;
+    const y = list[b] as Candidate;
+    return (score[b] as number) - (score[a] as number) || y.rrf - x.rrf || (x.factId < y.factId ? -1 : 1);
+  });
+  return order.slice(0, size).map((i) => list[i] as Candidate);
 }

@@ -229,7 +229,9 @@ async function scoreCandidates(
   // The phrase match applies to queries of two terms or more, like the temporal component to
   // queries naming a date: other queries keep their fused score unscaled (see fusedScore).
   const phrases = r.phraseWeight > 0 && q.text !== null ? queryPhrases(q.text) : new Set<string>();
-  const scored: (ScoredFact & { readonly tie: number })[] = [];
+  const scored: ScoredFact[] = [];
+  // Ties go by fused rrf: kept beside each item rather than on a copy of it.
+  const ties: number[] = [];
   for (const c of pool as Candidate[]) {
     const fact = c.fact;
     if (!fact) continue;
@@ -252,9 +254,14 @@ async function scoreCandidates(
       matchedChannels: c.channels,
       hopPath: c.hopPath,
       rerankScore: null,
-      tie: c.rrf,
     });
+    ties.push(c.rrf);
   }
-  scored.sort((a, b) => b.score - a.score || b.tie - a.tie || (a.fact.id < b.fact.id ? -1 : 1));
-  return scored.map(({ tie: _tie, ...item }) => item);
+  const order = scored.map((_, i) => i);
+  order.sort((i, j) => {
+    const a = scored[i] as ScoredFact;
+    const b = scored[j] as ScoredFact;
+    return b.score - a.score || (ties[j] as number) - (ties[i] as number) || (a.fact.id < b.fact.id ? -1 : 1);
+  });
+  return order.map((i) => scored[i] as ScoredFact);
 }

@@ -43,10 +43,10 @@ export class RecallSession {
   readonly #memo = new Map<string, Promise<unknown>>();
   readonly #twins = new Map<string, Promise<readonly Entity[]>>();
   readonly #links = new Map<string, NodeLinks>();
-  /** Facts read so far (null: no such fact). */
-  readonly #facts = new Map<string, Fact | null>();
-  /** The read that will settle a fact not in #facts yet. */
-  readonly #factReads = new Map<string, Promise<void>>();
+  /** Facts read so far, per guild (null: no such fact). */
+  readonly #facts = new Map<string, Map<string, Fact | null>>();
+  /** The read that will settle a fact not in #facts yet, per guild. */
+  readonly #factReads = new Map<string, Map<string, Promise<void>>>();
 
   constructor(store: MemoryStore, embedder: Embedder) {
     this.#store = store;
@@ -213,28 +213,27 @@ export class RecallSession {
 
   /** Facts by id in request order (unknown ids dropped); ids not yet read come in one call. */
   async facts(guildId: string, ids: readonly string[]): Promise<Fact[]> {
-    const key = (id: string) => `${guildId}\u0000${id}`;
-    const missing = [...new Set(ids)].filter(
-      (id) => !this.#facts.has(key(id)) && !this.#factReads.has(key(id)),
-    );
+    const known = this.#factsOf(guildId);
+    const reads = this.#readsOf(guildId);
+    const missing = [...new Set(ids)].filter((id) => !known.has(id) && !reads.has(id));
     if (missing.length > 0) {
       const read = quiet(
         this.#store.facts.get(guildId, missing).then((facts) => {
-          for (const f of facts) this.#facts.set(key(f.id), f);
-          for (const id of missing) if (!this.#facts.has(key(id))) this.#facts.set(key(id), null);
+          for (const f of facts) known.set(f.id, f);
+          for (const id of missing) if (!known.has(id)) known.set(id, null);
         }),
       );
-      for (const id of missing) this.#factReads.set(key(id), read);
+      for (const id of missing) reads.set(id, read);
     }
     const waits = new Set<Promise<void>>();
     for (const id of ids) {
-      const pending = this.#facts.has(key(id)) ? undefined : this.#factReads.get(key(id));
+      const pending = known.has(id) ? undefined : reads.get(id);
       if (pending) waits.add(pending);
     }
     if (waits.size > 0) await Promise.all(waits);
     const out: Fact[] = [];
     for (const id of ids) {
-      const f = this.#facts.get(key(id));
+      const f = known.get(id);
       if (f) out.push(f);
     }
     return out;
@@ -243,8 +242,26 @@ export class RecallSession {
   /** Facts a channel already read (so another recall of the session does not read them again). */
   remember(facts: Iterable<Fact>): void {
     for (const f of facts) {
-      const k = `${f.guildId}\u0000${f.id}`;
-      if (!this.#facts.get(k)) this.#facts.set(k, f);
+      const known = this.#factsOf(f.guildId);
+      if (!known.get(f.id)) known.set(f.id, f);
     }
+  }
+
+  #factsOf(guildId: string): Map<string, Fact | null> {
+    let m = this.#facts.get(guildId);
+    if (!m) {
+      m = new Map();
+      this.#facts.set(guildId, m);
+    }
+    return m;
+  }
+
+  #readsOf(guildId: string): Map<string, Promise<void>> {
+    let m = this.#factReads.get(guildId);
+    if (!m) {
+      m = new Map();
+      this.#factReads.set(guildId, m);
+    }
+    return m;
   }
 }

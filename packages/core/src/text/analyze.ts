@@ -27,10 +27,9 @@ function forEachToken(text: string, fn: (token: string) => void): void {
   const folded = (
     NEEDS_FOLD.test(text) ? text.normalize('NFKD').replace(COMBINING_MARKS, '') : text
   ).toLowerCase();
-  for (const match of folded.matchAll(WORD)) {
-    const word = match[0];
+  // match() hands back the words alone; matchAll builds a match object (index, input) per word.
+  for (const word of folded.match(WORD) ?? [])
     fn(word.includes("'") || word.includes('’') ? word.replace(APOSTROPHE, '') : word);
-  }
 }
 
 /**
