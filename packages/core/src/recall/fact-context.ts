@@ -53,14 +53,12 @@ export function smoothByConversation(
         }
     }
   }
-  const out = items.map((item, i) => {
-    const context = best[i] as number;
-    const lift = (weight / (1 + weight)) * Math.max(0, context - item.score);
-    const score = Math.round((item.score + lift) * 1e6) / 1e6;
-    return { ...item, score, components: { ...item.components, context } };
-  });
-  // Stable: equal scores keep the input order.
-  const order = out.map((_, i) => i);
-  order.sort((a, b) => (out[b] as ScoredFact).score - (out[a] as ScoredFact).score || a - b);
-  return order.map((i) => out[i] as ScoredFact);
+  return items
+    .map((item, i) => {
+      const context = best[i] as number;
+      const lift = (weight / (1 + weight)) * Math.max(0, context - item.score);
+      const score = Math.round((item.score + lift) * 1e6) / 1e6;
+      return { ...item, score, components: { ...item.components, context } };
+    })
+    .sort((a, b) => b.score - a.score); // stable: equal scores keep the input order
 }

@@ -230,8 +230,6 @@ async function scoreCandidates(
   // queries naming a date: other queries keep their fused score unscaled (see fusedScore).
   const phrases = r.phraseWeight > 0 && q.text !== null ? queryPhrases(q.text) : new Set<string>();
   const scored: ScoredFact[] = [];
-  // Ties go by fused rrf: kept beside each item rather than on a copy of it.
-  const ties: number[] = [];
   for (const c of pool as Candidate[]) {
     const fact = c.fact;
     if (!fact) continue;
@@ -255,13 +253,9 @@ async function scoreCandidates(
       hopPath: c.hopPath,
       rerankScore: null,
     });
-    ties.push(c.rrf);
   }
-  const order = scored.map((_, i) => i);
-  order.sort((i, j) => {
-    const a = scored[i] as ScoredFact;
-    const b = scored[j] as ScoredFact;
-    return b.score - a.score || (ties[j] as number) - (ties[i] as number) || (a.fact.id < b.fact.id ? -1 : 1);
-  });
-  return order.map((i) => scored[i] as ScoredFact);
+  // Ties: fused rrf, then id.
+  return scored.sort(
+    (a, b) => b.score - a.score || b.components.rrf - a.components.rrf || (a.fact.id < b.fact.id ? -1 : 1),
+  );
 }

@@ -18,6 +18,16 @@ interface NodeLinks {
   readonly links: Promise<readonly Link[]>;
 }
 
+/** The map of `outer` under `key`, created empty on first use. */
+function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let m = outer.get(key);
+  if (!m) {
+    m = new Map();
+    outer.set(key, m);
+  }
+  return m;
+}
+
 /**
  * Keeps a promise's rejection from being reported as unhandled (a read started now and awaited
  * later, or never); its awaiters still see it.
@@ -213,8 +223,8 @@ export class RecallSession {
 
   /** Facts by id in request order (unknown ids dropped); ids not yet read come in one call. */
   async facts(guildId: string, ids: readonly string[]): Promise<Fact[]> {
-    const known = this.#factsOf(guildId);
-    const reads = this.#readsOf(guildId);
+    const known = inner(this.#facts, guildId);
+    const reads = inner(this.#factReads, guildId);
     const missing = [...new Set(ids)].filter((id) => !known.has(id) && !reads.has(id));
     if (missing.length > 0) {
       const read = quiet(
@@ -242,26 +252,8 @@ export class RecallSession {
   /** Facts a channel already read (so another recall of the session does not read them again). */
   remember(facts: Iterable<Fact>): void {
     for (const f of facts) {
-      const known = this.#factsOf(f.guildId);
+      const known = inner(this.#facts, f.guildId);
       if (!known.get(f.id)) known.set(f.id, f);
     }
-  }
-
-  #factsOf(guildId: string): Map<string, Fact | null> {
-    let m = this.#facts.get(guildId);
-    if (!m) {
-      m = new Map();
-      this.#facts.set(guildId, m);
-    }
-    return m;
-  }
-
-  #readsOf(guildId: string): Map<string, Promise<void>> {
-    let m = this.#factReads.get(guildId);
-    if (!m) {
-      m = new Map();
-      this.#factReads.set(guildId, m);
-    }
-    return m;
   }
 }
