@@ -1,6 +1,7 @@
 /**
  * Child process of the recall suite: what `observe` and an extraction commit send to a MongoDB
- * server, counted by the driver's command monitoring (harness/command-monitor.ts).
+ * server: commands counted by the driver's command monitoring, round trips by the clock proxy the
+ * client goes through (harness/command-monitor.ts, harness/round-trip-clock.ts).
  *
  *   node mongo-ops-worker.js --location=mongodb://127.0.0.1:27017/db --messages=90
  *
@@ -20,8 +21,9 @@ import { createMongoStore } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';
 import { chatLine, makeMembers } from '../community.js';
 import { replyAsJsonChild } from '../harness/child.js';
-import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
+import { type CommandCount, CommandMonitor, countOperation } from '../harness/command-monitor.js';
 import { parseArgs } from '../harness/env.js';
+import { startRoundTripClock } from '../harness/round-trip-clock.js';
 import { GUILD } from '../harness/seed.js';
 import { stubExtractionConfig } from '../harness/stub-llm.js';
 import { prng } from '../stats.js';
@@ -48,12 +50,14 @@ function summary(counts: readonly CommandCount[]) {
 }
 
 async function main(): Promise<unknown> {
-  const client = new MongoClient(location, { monitorCommands: true, serverSelectionTimeoutMS: 5_000 });
+  const clock = await startRoundTripClock(location);
+  const client = new MongoClient(clock.url, { monitorCommands: true, serverSelectionTimeoutMS: 5_000 });
   const monitor = new CommandMonitor(client);
-  const store = createMongoStore({ client, url: location });
+  const store = createMongoStore({ client, url: clock.url });
   const extractionReply = (req: RecordedOpenAiRequest) => {
     const prompt = readExtractionPrompt(req.text);
     if (prompt.scope !== 'member' || prompt.author === null) return { json: { operations: [] } };
+    clock.begin();
     monitor.begin();
     return {
       json: {
@@ -79,7 +83,7 @@ async function main(): Promise<unknown> {
   let factsReinforced = 0;
   memory.events.on('BatchCompleted', (b) => {
     if (!monitor.active || b.llmCalls === 0) return;
-    commits.push(monitor.end());
+    commits.push({ ...monitor.end(), roundTrips: clock.end().roundTrips });
     factsCommitted += b.adds;
     factsReinforced += b.reinforces;
   });
@@ -115,7 +119,7 @@ async function main(): Promise<unknown> {
           m,
           `I really enjoy ${chatLine(rand, members[(i + k) % members.length] as (typeof members)[number])}`,
         );
-        observes.push((await monitor.measure(() => memory.observe(event))).count);
+        observes.push((await countOperation(clock, monitor, () => memory.observe(event))).count);
       }
     await memory.flush({ guildId: GUILD });
     return {
@@ -135,6 +139,7 @@ async function main(): Promise<unknown> {
       .dropDatabase()
       .catch(() => undefined);
     await client.close();
+    await clock.close();
   }
 }
 

@@ -1,113 +1,91 @@
 /**
- * Mongo only, for the recall worker: commands and round trips (critical path) of promptContext and
- * recall, counted by the driver's command monitoring on a client of our own
- * (harness/command-monitor.ts), and measured at a distance through a latency proxy.
+ * Mongo only, for the recall worker: commands (driver command monitoring) and round trips (the
+ * clock proxy of harness/round-trip-clock.ts) of promptContext and recall, on a client of our own.
+ * Counted twice when the server is FerretDB: with the query plan the store picks there (point
+ * reads, one equality query per alternative) and with the MongoDB plan (one `$in` / `$or` query
+ * per read), which is what the same store sends to MongoDB or Atlas. A plan decides the commands,
+ * not the server, so the second count is MongoDB's; FerretDB answers it slowly (it scans for
+ * `$in`), hence fewer questions.
  */
 import type { Memory, MemoryStore } from '@permafrost/core';
+import type { QueryPlan } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';
 import type { Question } from '../community.js';
-import { type CommandCount, CommandMonitor } from '../harness/command-monitor.js';
-import { startLatencyProxy } from '../harness/latency-proxy.js';
-import { median, timed } from '../harness/suite.js';
+import { type CommandCount, CommandMonitor, countOperation } from '../harness/command-monitor.js';
+import { startRoundTripClock } from '../harness/round-trip-clock.js';
 
 type Op = (m: Memory, q: Question) => Promise<unknown>;
 
 export interface RoundTripInput {
   readonly location: string;
   readonly questions: readonly Question[];
+  /** Questions counted with the MongoDB plan on FerretDB (0 skips that pass). */
+  readonly mongodbPlanQuestions: number;
   /** The memory the worker measures, over a given store. */
   readonly open: (store: MemoryStore, url: string) => Memory;
   readonly ops: { readonly promptContext: Op; readonly recall: Op };
-  /** One-way delay of the distance measurement (0 skips it). */
-  readonly oneWayMs: number;
 }
 
-/** Commands and round trips per operation, plus the distance measurement when asked. */
-export async function mongoRoundTrips(input: RoundTripInput): Promise<unknown> {
-  const { location, questions, ops } = input;
-  const askPromptContext = ops.promptContext;
-  const askRecall = ops.recall;
+export interface PlanCounts {
+  readonly queryPlan: QueryPlan;
+  readonly promptContext: ReturnType<typeof stat>;
+  readonly recall: ReturnType<typeof stat>;
+}
+
+const stat = (xs: readonly CommandCount[]) => ({
+  operations: xs.length,
+  meanCommands: xs.reduce((n, c) => n + c.commands, 0) / Math.max(1, xs.length),
+  maxCommands: Math.max(0, ...xs.map((c) => c.commands)),
+  meanRoundTrips: xs.reduce((n, c) => n + c.roundTrips, 0) / Math.max(1, xs.length),
+  maxRoundTrips: Math.max(0, ...xs.map((c) => c.roundTrips)),
+});
+
+/** Commands and round trips per operation with the store's own plan, then the MongoDB plan on FerretDB. */
+export async function mongoRoundTrips(
+  input: RoundTripInput,
+): Promise<PlanCounts & { mongodbPlan: PlanCounts | null }> {
+  const own = await countPlan(input, 'auto', input.questions);
+  const mongodbPlan =
+    own.queryPlan === 'ferretdb' && input.mongodbPlanQuestions > 0
+      ? await countPlan(input, 'mongodb', input.questions.slice(0, input.mongodbPlanQuestions))
+      : null;
+  return { ...own, mongodbPlan };
+}
+
+async function countPlan(
+  input: RoundTripInput,
+  queryPlan: 'auto' | QueryPlan,
+  questions: readonly Question[],
+): Promise<PlanCounts> {
+  const { ops } = input;
+  const clock = await startRoundTripClock(input.location);
   // A pool large enough for the widest wave of concurrent reads: a command waiting for a free
-  // connection would start after others answered and count as a round trip it is not.
-  const client = new MongoClient(location, {
+  // connection is sent after others answered, a round trip it would not need with more connections.
+  const client = new MongoClient(clock.url, {
     monitorCommands: true,
     serverSelectionTimeoutMS: 5_000,
     maxPoolSize: 256,
   });
   const monitor = new CommandMonitor(client);
   const { createMongoStore } = await import('@permafrost/store-mongo');
-  const memory = input.open(createMongoStore({ client, url: location }), location);
+  const store = createMongoStore({ client, url: clock.url, queryPlan });
+  const memory = input.open(store, clock.url);
   const pc: CommandCount[] = [];
   const rc: CommandCount[] = [];
   try {
     // Warm-up: the client opens the connections its concurrent reads need.
-    for (const q of questions.slice(0, 2)) {
-      await askPromptContext(memory, q);
-      await askRecall(memory, q);
+    for (const q of questions.slice(0, 1)) {
+      await ops.promptContext(memory, q);
+      await ops.recall(memory, q);
     }
     for (const q of questions) {
-      pc.push((await monitor.measure(() => askPromptContext(memory, q))).count);
-      rc.push((await monitor.measure(() => askRecall(memory, q))).count);
+      pc.push((await countOperation(clock, monitor, () => ops.promptContext(memory, q))).count);
+      rc.push((await countOperation(clock, monitor, () => ops.recall(memory, q))).count);
     }
+    return { queryPlan: store.profile.queryPlan, promptContext: stat(pc), recall: stat(rc) };
   } finally {
     await memory.close({ drain: false });
     await client.close();
+    await clock.close();
   }
-  const stat = (xs: readonly CommandCount[]) => ({
-    operations: xs.length,
-    meanCommands: xs.reduce((n, c) => n + c.commands, 0) / Math.max(1, xs.length),
-    maxCommands: Math.max(0, ...xs.map((c) => c.commands)),
-    meanRoundTrips: xs.reduce((n, c) => n + c.roundTrips, 0) / Math.max(1, xs.length),
-    maxRoundTrips: Math.max(0, ...xs.map((c) => c.roundTrips)),
-  });
-  const distance = input.oneWayMs > 0 ? await distanceRoundTrips(input, input.oneWayMs) : null;
-  return { promptContext: stat(pc), recall: stat(rc), distance };
-}
-
-/**
- * Round trips as a client far from its server pays them, measured rather than inferred: each
- * question is asked through a direct client and through a loopback proxy that delays every
- * packet by `oneWayMs` each way (harness/latency-proxy.ts), one after the other; the extra time
- * divided by the round-trip time is the operation's critical path in round trips (concurrent
- * commands overlap, as they do over a real network). Server time varies between the two asks, so
- * per-question values are noisy; the median is the figure.
- */
-async function distanceRoundTrips(input: RoundTripInput, oneWayMs: number): Promise<unknown> {
-  const { location, questions } = input;
-  const proxy = await startLatencyProxy(location, oneWayMs);
-  const { createMongoStore } = await import('@permafrost/store-mongo');
-  const open = (url: string) => {
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
-    return { memory: input.open(createMongoStore({ client, url }), url), client };
-  };
-  const near = open(location);
-  const far = open(proxy.url);
-  const ops: Record<'promptContext' | 'recall', Op> = input.ops;
-  const perOp: Record<keyof typeof ops, number[]> = { promptContext: [], recall: [] };
-  try {
-    // Warm-up: both clients open the connections their concurrent reads need.
-    for (const q of questions.slice(0, 2))
-      for (const op of Object.values(ops)) {
-        await op(near.memory, q);
-        await op(far.memory, q);
-      }
-    for (const q of questions)
-      for (const [name, op] of Object.entries(ops) as [keyof typeof ops, Op][]) {
-        const direct = await timed(() => op(near.memory, q));
-        const distant = await timed(() => op(far.memory, q));
-        perOp[name].push((distant - direct) / (2 * oneWayMs));
-      }
-  } finally {
-    await near.memory.close({ drain: false });
-    await far.memory.close({ drain: false });
-    await near.client.close();
-    await far.client.close();
-    await proxy.close();
-  }
-  const stat = (xs: readonly number[]) => ({
-    operations: xs.length,
-    medianRoundTrips: Math.round(median(xs) * 10) / 10,
-    meanRoundTrips: Math.round((xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)) * 10) / 10,
-  });
-  return { oneWayMs, promptContext: stat(perOp.promptContext), recall: stat(perOp.recall) };
 }

@@ -137,7 +137,7 @@ async function query(): Promise<unknown> {
           questions: timedQs.slice(0, Math.min(commandQs, timedQs.length)),
           open: (store, url) => openMemory(backend, url, store),
           ops: { promptContext: askPromptContext, recall: askRecall },
-          oneWayMs: Number(args.get('distance-ms') ?? 50),
+          mongodbPlanQuestions: Number(args.get('mongodb-plan') ?? 3),
         })
       : null;
   const waveQs = Number(args.get('waves') ?? 10);

@@ -12,6 +12,7 @@ import { round, type Suite, type SuiteOutput } from '../harness/suite.js';
 import { lineChart } from '../harness/svg.js';
 import type { LatencySummary } from '../stats.js';
 import {
+  type CommandStats,
   mongoCommands,
   type OpsStats,
   type QueryResult,
@@ -41,9 +42,9 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   const plan = (backend: Backend, size: number) =>
     backend === 'mongo' && mongoKind === 'ferretdb'
       ? size >= 100_000
-        ? { queries: 3, reps: 1, warm: 1, profile: 0, commands: 0, waves: 0 }
-        : { queries: 10, reps: 1, warm: 2, profile: 0, commands: 4, waves: 4 }
-      : { queries, reps, warm: 30, profile: 100, commands: 10, waves: 10 };
+        ? { queries: 3, reps: 1, warm: 1, profile: 0, commands: 0, waves: 0, mongodbPlan: 0 }
+        : { queries: 10, reps: 1, warm: 2, profile: 0, commands: 10, waves: 4, mongodbPlan: 3 }
+      : { queries, reps, warm: 30, profile: 100, commands: 10, waves: 10, mongodbPlan: 0 };
   const sizesOf = (backend: Backend) =>
     backend === 'mongo' && mongoKind === 'ferretdb' && ctx.quick ? sizes.filter((n) => n <= 1_000) : sizes;
   for (const backend of backends) {
@@ -73,8 +74,8 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
           `--profile=${p.profile}`,
           `--commands=${p.commands}`,
           `--waves=${p.waves}`,
-          // Round trips at a distance (a second, proxied client; minutes on FerretDB): full runs only.
-          `--distance-ms=${ctx.quick ? 0 : 50}`,
+          // Questions counted again with the MongoDB query plan (FerretDB scans its $in: slow).
+          `--mongodb-plan=${p.mongodbPlan}`,
         ],
         30 * 60_000,
       );
@@ -110,7 +111,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   if (mongoSkip !== null) notes.push(`Mongo rows not run: ${mongoSkip}.`);
   else if (mongoKind === 'ferretdb')
     notes.push(
-      `Mongo rows ran against FerretDB v1.24.2 on PostgreSQL 15 (a throwaway cluster, fsync off; scripts/ferretdb.sh applies scripts/ferretdb-pg-indexes.sql unless FERRETDB_PG_TUNING=off, tuning: ${process.env['FERRETDB_PG_TUNING'] ?? 'on'}), which pushes only top-level equality filters down (as jsonb containment, served by the script's GIN indexes) and decodes every row it gets in Go; $in, $or and ranges are answered in FerretDB. They measure that server with ${ctx.quick ? 'a 1k guild' : '10 questions at 1k and 10k and 3 at 100k'}, one repetition; on MongoDB the same queries are served by the indexes in docs/stores.md. Round trips do not depend on the server's speed: they are what a client pays in latency per operation (critical path of commands, sent one after the other).`,
+      `Mongo rows ran against FerretDB v1.24.2 on PostgreSQL 15 (a throwaway cluster, fsync off; scripts/ferretdb.sh applies scripts/ferretdb-pg-indexes.sql unless FERRETDB_PG_TUNING=off, tuning: ${process.env['FERRETDB_PG_TUNING'] ?? 'on'}), which pushes only top-level equality filters down (as jsonb containment, served by the script's GIN indexes) and decodes every row it gets in Go; $in, $or and ranges are answered in FerretDB. They measure that server with ${ctx.quick ? 'a 1k guild' : '10 questions at 1k and 10k and 3 at 100k'}, one repetition; on MongoDB the same queries are served by the indexes in docs/stores.md. Round trips do not depend on the server's speed (see the commands note).`,
     );
   const at = (backend: Backend, size: number) => rows.find((r) => r.backend === backend && r.size === size);
   const s10 = at('sqlite', 10_000);
@@ -137,10 +138,14 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     ratios[`promptContextOverRecallP50.${r.backend}.${r.size}`] = round(
       r.query.promptContext.p50 / r.query.recall.p50,
     );
-  if (ops && pcCommands)
+  if (ops && pcCommands) {
+    const counts = (label: string, c: CommandStats) =>
+      `${label} ${round(c.meanCommands, 1)} / ${c.maxCommands} (${round(c.meanRoundTrips, 1)} / ${c.maxRoundTrips})`;
+    const mongodbPlan = pcCommands.mongodbPlan;
     notes.push(
-      `Mongo commands per operation (mean / max; round trips = critical path): observe ${ops.observe.meanCommands} / ${ops.observe.maxCommands} (${ops.observe.maxRoundTrips} round trips), extraction commit (${ops.extractionCommit.operations} commits; per commit ${round(ops.extractionCommit.factsPerCommit, 2)} facts added, ${round(ops.extractionCommit.reinforcedPerCommit, 2)} reinforced) ${ops.extractionCommit.meanCommands} / ${ops.extractionCommit.maxCommands} (${ops.extractionCommit.maxRoundTrips}), recall ${round(pcCommands.recall.meanCommands, 1)} / ${pcCommands.recall.maxCommands} (${pcCommands.recall.maxRoundTrips}), promptContext ${round(pcCommands.promptContext.meanCommands, 1)} / ${pcCommands.promptContext.maxCommands} (${pcCommands.promptContext.maxRoundTrips}). On FerretDB, reads of several documents by id are sent as concurrent point reads (one round trip, several commands); on MongoDB they are one $in query.`,
+      `Mongo commands per operation, mean / max (round trips in brackets, mean / max), with the ${pcCommands.queryPlan} query plan the store picks for this server: ${counts('observe', ops.observe)}, ${counts(`extraction commit (${ops.extractionCommit.operations} commits; per commit ${round(ops.extractionCommit.factsPerCommit, 2)} facts added, ${round(ops.extractionCommit.reinforcedPerCommit, 2)} reinforced)`, ops.extractionCommit)}, ${counts('recall', pcCommands.recall)}, ${counts('promptContext', pcCommands.promptContext)}.${mongodbPlan ? ` With the MongoDB plan (queryPlan: 'mongodb', one $in / $or query per read: what the same store sends to MongoDB or Atlas; ${mongodbPlan.promptContext.operations} questions, FerretDB answers them slowly): ${counts('recall', mongodbPlan.recall)}, ${counts('promptContext', mongodbPlan.promptContext)}.` : ''} Commands are counted by the driver's command monitoring; round trips by a loopback proxy that holds the server's replies and releases them together once every request sent so far is answered and the client is waiting (bench/src/harness/round-trip-clock.ts): equal latency per round trip with the server's time taken out, so they are what a client far from its server pays, whatever the server's speed. On the ferretdb plan reads of several documents by id are concurrent point reads (several commands, one round trip).`,
     );
+  }
   const waves = rows.filter((r) => r.query.storeWaves);
   if (waves.length > 0)
     notes.push(
@@ -150,11 +155,6 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
           return `${r.backend} ${r.size.toLocaleString('en-US')} facts: promptContext ${round(w.promptContext.meanWaves, 1)} mean / ${w.promptContext.maxWaves} max (${round(w.promptContext.meanCalls, 1)} calls), recall ${round(w.recall.meanWaves, 1)} / ${w.recall.maxWaves} (${round(w.recall.meanCalls, 1)} calls)`;
         })
         .join('; ')}.`,
-    );
-  const distance = pcCommands?.distance ?? null;
-  if (distance)
-    notes.push(
-      `Round trips measured at a distance (${distance.oneWayMs} ms each way through a loopback proxy; extra time / round-trip time, median of ${distance.promptContext.operations} questions): promptContext ${distance.promptContext.medianRoundTrips} (mean ${distance.promptContext.meanRoundTrips}), recall ${distance.recall.medianRoundTrips} (mean ${distance.recall.meanRoundTrips}). The command-monitoring count above is an upper bound: it orders every command after any answer that came before it, so the concurrent channels of one read (each a short chain) add up there but overlap on a real network.`,
     );
   const profiled = s10 ?? rows[0];
   if (profiled) {

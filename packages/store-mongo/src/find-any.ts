@@ -1,5 +1,5 @@
 import type { Collection, Document } from 'mongodb';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, WHOLE_READ_BATCH } from './mongo-context.js';
 import type { RawDoc } from './raw-doc.js';
 
 /**
@@ -18,16 +18,18 @@ export async function findAny<D extends RawDoc>(
   if (alternatives.length === 0) return [];
   if (alternatives.length === 1)
     return (await coll
-      .find({ ...filter, ...alternatives[0] }, { ...options, ...ctx.opts() })
+      .find({ ...filter, ...alternatives[0] }, { ...options, ...ctx.readOpts() })
       .toArray()) as D[];
-  if (!ctx.profile.ferret || ctx.session())
+  if (!ctx.ferretPlan || ctx.session())
     return (await coll
-      .find({ ...filter, $or: [...alternatives] }, { ...options, ...ctx.opts() })
+      .find({ ...filter, $or: [...alternatives] }, { ...options, ...ctx.readOpts() })
       .toArray()) as D[];
   const byId = new Map<unknown, D>();
   const rest: D[] = [];
   await ctx.each(alternatives, async (alt) => {
-    for (const d of await coll.find({ ...filter, ...alt }, options).toArray()) {
+    for (const d of await coll
+      .find({ ...filter, ...alt }, { ...options, batchSize: WHOLE_READ_BATCH })
+      .toArray()) {
       if (d._id === undefined) rest.push(d as D);
       else byId.set(d._id, d as D);
     }

@@ -4,7 +4,7 @@ import { openMongoStore } from './mongo-store.js';
 export { dbNameFromUrl, type MongoStoreOptions } from './mongo-options.js';
 export { createMongoStore, type MongoMemoryStore, openMongoStore } from './mongo-store.js';
 export type { VectorSearchMode } from './mongo-vector-index.js';
-export type { ServerProfile } from './server-profile.js';
+export type { QueryPlan, ServerProfile } from './server-profile.js';
 
 /** Importing the package registers it for `mongodb://` and `mongodb+srv://` storage URLs. */
 for (const scheme of ['mongodb', 'mongodb+srv']) {

@@ -1,6 +1,6 @@
 import { type Bm25Doc, type Bm25Search, searchBm25 } from '@permafrost/core/store';
 import type { ClientSession, Collection, Document } from 'mongodb';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, WHOLE_READ_BATCH } from './mongo-context.js';
 import type { RawDoc } from './raw-doc.js';
 
 /**
@@ -16,11 +16,8 @@ export const FERRET_CORPUS_STATS_TTL_MS = 5 * 60_000;
 
 /** The corpus-size TTL for this server. */
 export function corpusStatsTtl(ctx: MongoContext): number {
-  return ctx.profile.ferret ? FERRET_CORPUS_STATS_TTL_MS : CORPUS_STATS_TTL_MS;
+  return ctx.ferretPlan ? FERRET_CORPUS_STATS_TTL_MS : CORPUS_STATS_TTL_MS;
 }
-
-/** Matches are read in one reply where they fit (the driver's default first batch is 101). */
-const MATCH_BATCH = 5000;
 
 /**
  * The documents holding any of `terms`. FerretDB pushes only equality filters down to its backend
@@ -35,11 +32,11 @@ export async function findMatching<D extends RawDoc>(
   filter: Document,
   terms: readonly string[],
 ): Promise<D[]> {
-  if (!ctx.profile.ferret || ctx.session() || terms.length === 1)
+  if (!ctx.ferretPlan || ctx.session() || terms.length === 1)
     return (await coll
       .find(
         { ...filter, terms: terms.length === 1 ? { $eq: terms[0] } : { $in: [...terms] } },
-        { batchSize: MATCH_BATCH, ...ctx.opts() },
+        { batchSize: WHOLE_READ_BATCH, ...ctx.opts() },
       )
       .toArray()) as D[];
   const byId = new Map<string, D>();
@@ -47,7 +44,7 @@ export async function findMatching<D extends RawDoc>(
     // Concurrent searches (a batch's candidates, several questions) mostly share their terms: a
     // term already being read with the same filter is joined (the documents are not changed).
     const docs = await ctx.shared(coll.collectionName, JSON.stringify(['match', filter, t]), () =>
-      coll.find({ ...filter, terms: { $eq: t } }, { batchSize: MATCH_BATCH }).toArray(),
+      coll.find({ ...filter, terms: { $eq: t } }, { batchSize: WHOLE_READ_BATCH }).toArray(),
     );
     for (const d of docs) byId.set(d._id, d as D);
   });

@@ -65,7 +65,7 @@ export async function writeAliases(
 export async function guildAliases(ctx: MongoContext, guildId: string, userId?: string): Promise<Alias[]> {
   const filter: Document = { guildId: { $eq: guildId } };
   if (userId !== undefined) filter['users.userId'] = { $eq: userId };
-  const docs = (await ctx.c.aliases.find(filter, ctx.opts()).toArray()) as AliasDoc[];
+  const docs = (await ctx.c.aliases.find(filter, ctx.readOpts()).toArray()) as AliasDoc[];
   return docs.flatMap(aliasesOfDoc).filter((a) => userId === undefined || a.userId === userId);
 }
 
@@ -78,7 +78,7 @@ export async function removeMemberAliases(
   const docs = await ctx.c.aliases
     .find(
       { guildId: { $eq: guildId }, 'users.userId': { $eq: userId } },
-      { projection: { _id: 1 }, ...ctx.opts() },
+      { projection: { _id: 1 }, ...ctx.readOpts() },
     )
     .toArray();
   let removed = 0;
@@ -145,7 +145,7 @@ export class MongoAliasStore extends AliasStoreBase {
     const upper = prefixUpperBound(p);
     const range: Document = upper === null ? { $gte: p } : { $gte: p, $lt: upper };
     const docs = (await this.#ctx.c.aliases
-      .find({ guildId: { $eq: requireString(guildId, 'guildId') }, alias: range }, this.#ctx.opts())
+      .find({ guildId: { $eq: requireString(guildId, 'guildId') }, alias: range }, this.#ctx.readOpts())
       .toArray()) as AliasDoc[];
     return docs
       .filter((d) => d.alias.startsWith(p))

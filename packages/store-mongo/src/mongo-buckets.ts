@@ -82,7 +82,9 @@ function encodeBucket(b: Bucket): BucketDoc {
 }
 
 export async function findBuckets(ctx: MongoContext, filter: object): Promise<Bucket[]> {
-  return (await ctx.c.buckets.find(filter, ctx.opts()).toArray()).map((d) => decodeBucket(d as BucketDoc));
+  return (await ctx.c.buckets.find(filter, ctx.readOpts()).toArray()).map((d) =>
+    decodeBucket(d as BucketDoc),
+  );
 }
 
 export async function bucketsById(ctx: MongoContext, keys: readonly string[]): Promise<Map<string, Bucket>> {

@@ -50,7 +50,7 @@ export async function readWindows(
     async (side) => {
       if (side.filter === null) return [];
       const rows = (await ctx.c.messages
-        .find(side.filter, { sort: side.sort, limit, ...ctx.opts() })
+        .find(side.filter, { sort: side.sort, limit, ...ctx.readOpts() })
         .toArray()) as MessageDoc[];
       return side.reverse ? rows.reverse() : rows;
     },

@@ -25,6 +25,12 @@ const POINT_READ_CONCURRENCY = 16;
 /** Point reads of one `readMany` in flight at once (recall reads its pool of ≤ 1,000 facts so). */
 const READ_MANY_CONCURRENCY = 128;
 /** Collections that stay small (working sets): one `$in` scan beats many point reads on FerretDB. */
+/**
+ * Documents per reply of a read that takes every result (`toArray`): the driver's default first
+ * batch is 101, so a larger result cost a `getMore`, one more round trip on the request's critical
+ * path. The server still caps a reply at 16 MiB.
+ */
+export const WHOLE_READ_BATCH = 10_000;
 const SMALL = new Set([
   'queue_buckets',
   'batch_leases',
@@ -74,6 +80,11 @@ export class MongoContext {
     else this.#profile = profile;
   }
 
+  /** Whether reads follow the `ferretdb` query plan (see `QueryPlan`). */
+  get ferretPlan(): boolean {
+    return this.profile.queryPlan === 'ferretdb';
+  }
+
   /**
    * The same store outside any session transaction (it still waits for a foreign scope to
    * close). Queue work is coordination between processes: claims, completions and leases take
@@ -110,6 +121,11 @@ export class MongoContext {
   opts(): { session?: ClientSession } {
     const session = this.session();
     return session ? { session } : {};
+  }
+
+  /** Options of a read that takes every result: the session, and replies of `WHOLE_READ_BATCH`. */
+  readOpts(): { session?: ClientSession; batchSize: number } {
+    return { batchSize: WHOLE_READ_BATCH, ...this.opts() };
   }
 
   inScope(): boolean {
@@ -150,10 +166,10 @@ export class MongoContext {
     if (unique.length === 0) return out;
     const rawColl = raw(coll);
     const session = this.session();
-    if (!this.profile.ferret || session || SMALL.has(coll.collectionName)) {
+    if (!this.ferretPlan || session || SMALL.has(coll.collectionName)) {
       const filter: Filter<RawDoc> =
         unique.length === 1 ? { _id: unique[0] as string } : { _id: { $in: unique } };
-      for (const doc of await rawColl.find(filter, this.opts()).toArray())
+      for (const doc of await rawColl.find(filter, this.readOpts()).toArray())
         out.set(doc._id, doc as unknown as D);
       return out;
     }
@@ -208,7 +224,7 @@ export class MongoContext {
     if (unique.length === 0) return 0;
     this.wrote(coll.collectionName);
     const rawColl = raw(coll);
-    if (this.profile.ferret && !this.session() && unique.length <= 8) {
+    if (this.ferretPlan && !this.session() && unique.length <= 8) {
       const counts = await this.each(
         unique,
         async (id) => (await rawColl.deleteOne({ _id: id })).deletedCount,

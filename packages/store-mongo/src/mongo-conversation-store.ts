@@ -68,7 +68,7 @@ export class MongoConversationStore extends ConversationRolesBase {
     const docs = await this.#ctx.c.messages
       .find(
         { ...filter, $and: bounds },
-        { sort: CHRONOLOGICAL, limit: Math.floor(options.limit), ...this.#ctx.opts() },
+        { sort: CHRONOLOGICAL, limit: Math.floor(options.limit), ...this.#ctx.readOpts() },
       )
       .toArray();
     return withQueueState(this.#ctx, docs as MessageDoc[]);
@@ -97,7 +97,7 @@ export class MongoConversationStore extends ConversationRolesBase {
   async #latest(filter: Document, limit: number): Promise<StoredMessage[]> {
     if (limit <= 0) return [];
     const docs = await this.#ctx.c.messages
-      .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(limit), ...this.#ctx.opts() })
+      .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(limit), ...this.#ctx.readOpts() })
       .toArray();
     return withQueueState(this.#ctx, docs.reverse() as MessageDoc[]);
   }
@@ -210,7 +210,7 @@ export class MongoConversationStore extends ConversationRolesBase {
 
   async #rows(filter: Document): Promise<Row[]> {
     const docs = await this.#ctx.c.messages
-      .find(filter, { sort: CHRONOLOGICAL, projection: ROW, ...this.#ctx.opts() })
+      .find(filter, { sort: CHRONOLOGICAL, projection: ROW, ...this.#ctx.readOpts() })
       .toArray();
     return docs as Row[];
   }

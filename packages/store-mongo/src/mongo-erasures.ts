@@ -45,7 +45,7 @@ export class MongoErasureLog {
         this.#ctx.c.erasures
           .find(
             { guildId: { $eq: g }, generation: { $gt: Number(generation) } },
-            { sort: { generation: 1 }, ...this.#ctx.opts() },
+            { sort: { generation: 1 }, ...this.#ctx.readOpts() },
           )
           .toArray(),
     );

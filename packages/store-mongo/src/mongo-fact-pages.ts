@@ -20,7 +20,7 @@ export async function factPage(
   if (page.afterId !== undefined) query['id'] = { $gt: requireString(page.afterId, 'afterId') };
   const limit = Math.max(0, Math.floor(page.limit));
   if (limit === 0) return [];
-  const docs = await ctx.c.facts.find(query, { sort: { id: 1 }, limit, ...ctx.opts() }).toArray();
+  const docs = await ctx.c.facts.find(query, { sort: { id: 1 }, limit, ...ctx.readOpts() }).toArray();
   return docs.map((d) => fromFactDoc(d as FactDoc));
 }
 

@@ -18,7 +18,7 @@ import { FactStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { isDuplicateKey } from './insert-tolerant.js';
 import { corpusStats, corpusStatsTtl, findMatching, rankWithStats, termList } from './keyword-ranking.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, WHOLE_READ_BATCH } from './mongo-context.js';
 import {
   applyPatch,
   factKey,
@@ -159,7 +159,7 @@ export class MongoFactStore extends FactStoreBase {
     const query = factQuery(options);
     const facts = raw(this.#ctx.c.facts);
     if (order === 'random') {
-      const ids = await facts.find(query, { projection: { _id: 1 }, ...this.#ctx.opts() }).toArray();
+      const ids = await facts.find(query, { projection: { _id: 1 }, ...this.#ctx.readOpts() }).toArray();
       const picked = sample(
         ids.map((d) => d._id as string),
         limit,
@@ -176,7 +176,7 @@ export class MongoFactStore extends FactStoreBase {
         ? query
         : { $and: [query, { id: { [dir === 1 ? '$gt' : '$lt']: requireString(options.cursor, 'cursor') } }] };
     const docs = (await facts
-      .find(paged, { sort: { id: dir }, limit: limit + 1, ...this.#ctx.opts() })
+      .find(paged, { sort: { id: dir }, limit: limit + 1, ...this.#ctx.readOpts() })
       .toArray()) as FactDoc[];
     const page = docs.slice(0, limit).map(fromFactDoc);
     const last = page[page.length - 1];
@@ -189,7 +189,7 @@ export class MongoFactStore extends FactStoreBase {
     const n = Math.floor(limit);
     const sort = { strength: -1, lastReinforcedAt: -1, id: 1 } as const;
     const facts = raw(this.#ctx.c.facts);
-    const alts = this.#ctx.profile.ferret && !this.#ctx.session() ? factAlternatives(filter) : null;
+    const alts = this.#ctx.ferretPlan && !this.#ctx.session() ? factAlternatives(filter) : null;
     if (alts) {
       // FerretDB: one equality query per subject (index-served), concurrently, merged here.
       const base = factQuery({
@@ -198,13 +198,16 @@ export class MongoFactStore extends FactStoreBase {
       });
       const lists = await Promise.all(
         alts.map(
-          (alt) => facts.find({ ...base, ...alt }, { sort, limit: n }).toArray() as Promise<FactDoc[]>,
+          (alt) =>
+            facts
+              .find({ ...base, ...alt }, { sort, limit: n, batchSize: WHOLE_READ_BATCH })
+              .toArray() as Promise<FactDoc[]>,
         ),
       );
       return lists.flat().sort(byStrength).slice(0, n).map(fromFactDoc);
     }
     const docs = (await facts
-      .find(factQuery(filter), { sort, limit: n, ...this.#ctx.opts() })
+      .find(factQuery(filter), { sort, limit: n, ...this.#ctx.readOpts() })
       .toArray()) as FactDoc[];
     return docs.map(fromFactDoc);
   }
@@ -259,7 +262,7 @@ export class MongoFactStore extends FactStoreBase {
     const docs = await this.#ctx.c.facts
       .find(
         { guildId: { $eq: g }, 'sources.messageId': { $in: ids } },
-        { sort: { id: 1 }, ...this.#ctx.opts() },
+        { sort: { id: 1 }, ...this.#ctx.readOpts() },
       )
       .toArray();
     return docs.map((d) => fromFactDoc(d as FactDoc));
@@ -290,7 +293,7 @@ export class MongoFactStore extends FactStoreBase {
           guildId: { $eq: requireString(guildId, 'guildId') },
           factId: { $eq: requireId(factId, 'fact id') },
         },
-        { sort: { at: 1, _id: 1 }, ...this.#ctx.opts() },
+        { sort: { at: 1, _id: 1 }, ...this.#ctx.readOpts() },
       )
       .toArray();
     return docs.map((d) => fromHistoryDoc(d as HistoryDoc));

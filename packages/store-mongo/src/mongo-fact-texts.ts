@@ -42,13 +42,13 @@ export async function findByTexts(
   if (filters.length === 0) return [];
   // FerretDB scans the collection for an `$or`, but answers each equality filter from its
   // pushdown: there, one read per key, all at once.
-  if (ctx.profile.ferret && !ctx.session())
+  if (ctx.ferretPlan && !ctx.session())
     return ctx.each(filters, async (f) => {
       const doc = await ctx.c.facts.findOne(f, { sort: { id: 1 } });
       if (doc) seen(doc);
       return doc ? fromFactDoc(doc) : null;
     });
-  const docs = await ctx.c.facts.find({ $or: filters }, { sort: { id: 1 }, ...ctx.opts() }).toArray();
+  const docs = await ctx.c.facts.find({ $or: filters }, { sort: { id: 1 }, ...ctx.readOpts() }).toArray();
   const first = new Map<string, FactDoc>();
   for (const d of docs) {
     const k = textKey(d.subjectId, d.normalizedText);

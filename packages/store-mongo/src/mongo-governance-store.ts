@@ -53,7 +53,7 @@ export class MongoGovernanceStore extends GovernanceRolesBase {
     const docs = await this.#ctx.c.optOuts
       .find(
         { guildId: { $eq: requireString(guildId, 'guildId') } },
-        { sort: { userId: 1 }, ...this.#ctx.opts() },
+        { sort: { userId: 1 }, ...this.#ctx.readOpts() },
       )
       .toArray();
     return docs.map((d) => d.userId);

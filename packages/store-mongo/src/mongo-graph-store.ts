@@ -121,7 +121,10 @@ export class MongoGraphStore extends GraphStoreBase {
     const ids = requireIds(factIds, 'fact id');
     if (ids.length === 0) return [];
     const docs = await this.#ctx.c.links
-      .find({ guildId: { $eq: requireString(guildId, 'guildId') }, factId: { $in: ids } }, this.#ctx.opts())
+      .find(
+        { guildId: { $eq: requireString(guildId, 'guildId') }, factId: { $in: ids } },
+        this.#ctx.readOpts(),
+      )
       .toArray();
     return docs.map((d) => fromLinkDoc(d as LinkDoc));
   }
@@ -223,7 +226,7 @@ export class MongoGraphStore extends GraphStoreBase {
     const docs = await this.#ctx.c.entities
       .find(
         { guildId: { $eq: requireString(guildId, 'guildId') }, linkedUserId: { $in: ids } },
-        { sort: { createdAt: 1, slug: 1 }, ...this.#ctx.opts() },
+        { sort: { createdAt: 1, slug: 1 }, ...this.#ctx.readOpts() },
       )
       .toArray();
     return docs.map((d) => fromEntityDoc(d as EntityDoc));

@@ -31,7 +31,7 @@ export async function guildQueue(
 ): Promise<{ buckets: Bucket[]; intake: IntakeDoc[] }> {
   const [buckets, records] = await ctx.all(
     () => findBuckets(ctx, guildFilter),
-    async () => (await ctx.c.intake.find(guildFilter, ctx.opts()).toArray()) as IntakeDoc[],
+    async () => (await ctx.c.intake.find(guildFilter, ctx.readOpts()).toArray()) as IntakeDoc[],
   );
   const queued = new Set(buckets.flatMap((b) => b.items.map((it) => messageKey(b.guildId, it.id))));
   return { buckets, intake: records.filter((d) => d.item !== null && !queued.has(d._id)) };
@@ -91,7 +91,7 @@ async function settle(ctx: MongoContext, docs: readonly IntakeDoc[], leavePendin
 /** Folds one key's intake records into its bucket; only while holding the key's lease. */
 export async function foldIntake(ctx: MongoContext, guildId: string, subjectKey: string): Promise<number> {
   const docs = (await ctx.c.intake
-    .find({ guildId: { $eq: guildId }, subjectKey: { $eq: subjectKey } }, ctx.opts())
+    .find({ guildId: { $eq: guildId }, subjectKey: { $eq: subjectKey } }, ctx.readOpts())
     .toArray()) as IntakeDoc[];
   return settle(ctx, docs);
 }
@@ -103,7 +103,7 @@ export async function foldIntake(ctx: MongoContext, guildId: string, subjectKey:
  */
 export async function sweepIntake(ctx: MongoContext): Promise<number> {
   const stale = (await ctx.c.intake
-    .find({ at: { $lt: new Date(Date.now() - STALE_INTAKE_MS) } }, ctx.opts())
+    .find({ at: { $lt: new Date(Date.now() - STALE_INTAKE_MS) } }, ctx.readOpts())
     .toArray()) as IntakeDoc[];
   return settle(ctx, stale, true);
 }

@@ -1,6 +1,6 @@
 import type { BatchKey } from '@permafrost/core';
 import { DELETE } from './guard-types.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, WHOLE_READ_BATCH } from './mongo-context.js';
 import type { LeaseDoc } from './mongo-conversation-docs.js';
 import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
 
@@ -63,7 +63,7 @@ export class MongoLeases {
   async dropExpired(now: Date): Promise<number> {
     const t = now.getTime();
     const docs = await this.#ctx.c.leases
-      .find({ until: { $lte: now } }, { projection: { _id: 1 } })
+      .find({ until: { $lte: now } }, { projection: { _id: 1 }, batchSize: WHOLE_READ_BATCH })
       .toArray();
     const out = await this.#ctx.guard.mutateMany(
       this.#ctx.c.leases,
@@ -75,7 +75,9 @@ export class MongoLeases {
 
   /** Keys (as `leaseKey`) whose lease is live at `now`. */
   async liveKeys(now: Date): Promise<Set<string>> {
-    const docs = await this.#ctx.c.leases.find({ until: { $gt: now } }, { projection: { _id: 1 } }).toArray();
+    const docs = await this.#ctx.c.leases
+      .find({ until: { $gt: now } }, { projection: { _id: 1 }, batchSize: WHOLE_READ_BATCH })
+      .toArray();
     return new Set(docs.map((d) => d._id));
   }
 }

@@ -36,7 +36,7 @@ export async function messagePage(
     .find(bounds.length > 0 ? { ...filter, $and: bounds } : filter, {
       sort: CHRONOLOGICAL,
       limit,
-      ...ctx.opts(),
+      ...ctx.readOpts(),
     })
     .toArray();
   return withQueueState(ctx, docs as MessageDoc[]);

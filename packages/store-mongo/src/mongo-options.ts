@@ -1,6 +1,7 @@
 import { ErrorCode, type Logger, MemoryError } from '@permafrost/core';
 import type { MongoClient, MongoClientOptions } from 'mongodb';
 import type { VectorSearchMode } from './mongo-vector-index.js';
+import type { QueryPlan } from './server-profile.js';
 
 export interface MongoStoreOptions {
   /** `mongodb://…/<db>` or `mongodb+srv://…/<db>`; the database is the last path segment. */
@@ -13,6 +14,12 @@ export interface MongoStoreOptions {
   readonly logger?: Logger;
   /** `auto` (default) uses `$vectorSearch` where the server has it; `in-process` never does. */
   readonly vectorSearch?: VectorSearchMode;
+  /**
+   * How reads of several documents are sent (see `QueryPlan`): `auto` (default) follows the server,
+   * the `ferretdb` plan on FerretDB and the `mongodb` plan elsewhere. `mongodb` suits a FerretDB
+   * whose backend indexes `$in` (FerretDB v2 on DocumentDB).
+   */
+  readonly queryPlan?: 'auto' | QueryPlan;
   /** How long a writer may hold a document version token before others treat it as crashed (30 s). */
   readonly versionTokenTtlMs?: number;
 }

@@ -122,7 +122,7 @@ export class MongoPresence {
         : { instanceId: { $eq: requireString(options.instanceId, 'instanceId') } }),
     };
     const docs = await this.#ctx.c.modes
-      .find(filter, { sort: { lastActiveAt: -1, _id: 1 }, ...this.#ctx.opts() })
+      .find(filter, { sort: { lastActiveAt: -1, _id: 1 }, ...this.#ctx.readOpts() })
       .toArray();
     return docs.map((d) => fromModeDoc(d as ModeDoc));
   }

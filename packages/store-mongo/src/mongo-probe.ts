@@ -9,8 +9,8 @@ import type { ServerProfile } from './server-profile.js';
  * - transactions: a session transaction must abort without leaving its write and then commit one
  *   (fails on FerretDB, code 9 "autocommit", and on standalone mongod, code 20);
  * - `$vectorSearch`: an aggregate with the stage must be accepted (FerretDB: 40234);
- * - FerretDB identity (`buildInfo.ferretdbVersion`) only selects point reads over `$in`, which it
- *   answers with a collection scan. Non-atomic updates cannot be probed cheaply, so the guard
+ * - FerretDB identity (`buildInfo.ferretdbVersion`) only selects the `ferretdb` query plan (point
+ *   reads over `$in`, which it answers with a collection scan). Non-atomic updates cannot be probed cheaply, so the guard
  *   (doc-guard.ts) is always on.
  */
 export async function probeServer(client: MongoClient, c: Collections): Promise<ServerProfile> {
@@ -23,7 +23,7 @@ export async function probeServer(client: MongoClient, c: Collections): Promise<
     await probeTransactions(client, c),
     await probeVectorSearch(c.factVectors),
   ];
-  return { ferret, transactions, vectorSearch };
+  return { ferret, queryPlan: ferret ? 'ferretdb' : 'mongodb', transactions, vectorSearch };
 }
 
 async function probeTransactions(client: MongoClient, c: Collections): Promise<boolean> {

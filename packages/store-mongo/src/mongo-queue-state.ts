@@ -174,7 +174,7 @@ export async function recentChat(
       }
     : base;
   const docs = await ctx.c.messages
-    .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(options.limit), ...ctx.opts() })
+    .find(filter, { sort: REVERSE_CHRONOLOGICAL, limit: Math.floor(options.limit), ...ctx.readOpts() })
     .toArray();
   return withQueueState(ctx, docs.reverse() as MessageDoc[]);
 }

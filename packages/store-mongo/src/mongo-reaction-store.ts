@@ -170,7 +170,7 @@ export class MongoReactionStore extends ReactionStoreBase {
       if (query.after !== undefined)
         filter['messageId'] = { $gte: requireString(query.after.messageId, 'after') };
       docs = (await this.#ctx.c.reactions
-        .find(filter, { sort: { messageId: 1 }, limit: limit + 1, ...this.#ctx.opts() })
+        .find(filter, { sort: { messageId: 1 }, limit: limit + 1, ...this.#ctx.readOpts() })
         .toArray()) as ReactionsDoc[];
     }
     const after = query.after;

@@ -148,7 +148,7 @@ export class MongoRelations {
     const ids = requireIds(factIds, 'fact id');
     if (ids.length === 0) return [];
     const filter = { guildId: { $eq: requireString(guildId, 'guildId') }, evidenceFactIds: { $in: ids } };
-    const docs = (await this.#ctx.c.relations.find(filter, this.#ctx.opts()).toArray()) as RelationDoc[];
+    const docs = (await this.#ctx.c.relations.find(filter, this.#ctx.readOpts()).toArray()) as RelationDoc[];
     return docs.sort(byStart).map(fromRelationDoc);
   }
 
@@ -198,6 +198,6 @@ export class MongoRelations {
 
   async #active(guildId: string, extra: Document): Promise<RelationDoc[]> {
     const filter = { guildId: { $eq: guildId }, validUntil: null, ...extra };
-    return (await this.#ctx.c.relations.find(filter, this.#ctx.opts()).toArray()) as RelationDoc[];
+    return (await this.#ctx.c.relations.find(filter, this.#ctx.readOpts()).toArray()) as RelationDoc[];
   }
 }

@@ -23,7 +23,7 @@ import { type RawDoc, raw } from './raw-doc.js';
 /** Every fact (incl. inactive), history, link, relation, entity, alias, digest and opt-out of a guild, in a stable order. */
 export async function exportGuild(ctx: MongoContext, guildId: string): Promise<GuildSnapshot> {
   const g = { guildId: { $eq: guildId } };
-  const o = ctx.opts();
+  const o = ctx.readOpts();
   const c = ctx.c;
   const [facts, history, links, relations, entities, aliases, digests, optOuts] = await ctx.all(
     () => c.facts.find(g, { sort: { id: 1 }, ...o }).toArray() as Promise<FactDoc[]>,

@@ -17,7 +17,7 @@ import { reindexTermsIfNeeded } from './mongo-reindex.js';
 import { createIndexes, SCHEMA_VERSION } from './mongo-schema.js';
 import { migrateFactScopes } from './mongo-scope-migration.js';
 import { MongoVectorIndex } from './mongo-vector-index.js';
-import type { ServerProfile } from './server-profile.js';
+import type { QueryPlan, ServerProfile } from './server-profile.js';
 
 export interface MongoMemoryStore extends MemoryStore {
   readonly name: 'mongo';
@@ -40,6 +40,15 @@ function capabilitiesOf(profile: ServerProfile, nativeVectors: boolean): StoreCa
   });
 }
 
+const QUERY_PLANS: readonly string[] = ['auto', 'mongodb', 'ferretdb'];
+
+function checkQueryPlan(plan: MongoStoreOptions['queryPlan']): 'auto' | QueryPlan {
+  if (plan === undefined) return 'auto';
+  if (!QUERY_PLANS.includes(plan))
+    throw new MemoryError(ErrorCode.CONFIG_INVALID, "queryPlan is one of 'auto', 'mongodb', 'ferretdb'");
+  return plan;
+}
+
 /**
  * A MemoryStore on MongoDB ≥ 6 (standalone, replica set, sharded, Atlas) or FerretDB v1.
  * `capabilities` are conservative until `setup()` (or `openMongoStore`) has probed the server.
@@ -58,11 +67,13 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
     guardTtlMs: options.versionTokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
   });
   const vectorMode = options.vectorSearch ?? 'auto';
+  const plan = checkQueryPlan(options.queryPlan);
   let capabilities = capabilitiesOf(ctx.profile, vectorMode === 'auto');
   let probed: Promise<void> | null = null;
   const probe = () => {
     probed ??= probeServer(client, ctx.c).then(
-      (profile) => {
+      (probedProfile) => {
+        const profile = plan === 'auto' ? probedProfile : { ...probedProfile, queryPlan: plan };
         ctx.profile = profile;
         capabilities = capabilitiesOf(profile, vectorMode === 'auto');
         options.logger?.({

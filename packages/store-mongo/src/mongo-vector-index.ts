@@ -208,7 +208,7 @@ export class MongoVectorIndex extends VectorIndexBase {
       if (v.length === vector.length) top.offer({ id: doc.id, score: cosine(vector, v) });
     };
     const projection = { _id: 0, id: 1, v: 1 };
-    if (scopes !== null && scopes.length > 1 && this.#ctx.profile.ferret && !this.#ctx.session()) {
+    if (scopes !== null && scopes.length > 1 && this.#ctx.ferretPlan && !this.#ctx.session()) {
       // One equality query per scope (the only filters FerretDB pushes down), concurrently.
       await this.#ctx.each(scopes, async (sk) => {
         const cursor = coll.find({ ...base, sk }, { projection, batchSize: SCAN_BATCH });

@@ -30,6 +30,9 @@ describe('mongo store options', () => {
     expect(code(() => dbNameFromUrl('mongodb://h/%E0%A4%A'))).toBe('CONFIG_INVALID');
     expect(code(() => createMongoStore({}))).toBe('CONFIG_INVALID');
     expect(code(() => createMongoStore({ url: 'mongodb://h/x', dbName: '$bad' }))).toBe('CONFIG_INVALID');
+    expect(code(() => createMongoStore({ url: 'mongodb://h/x', queryPlan: 'postgres' as 'auto' }))).toBe(
+      'CONFIG_INVALID',
+    );
   });
 
   it('registers a factory for mongodb:// and mongodb+srv:// on import, and names itself mongo', () => {

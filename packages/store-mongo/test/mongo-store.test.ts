@@ -53,6 +53,8 @@ describe.runIf(mongoSelected)('mongo store specifics', () => {
     expect(s.capabilities).toMatchObject({ multiProcess: true, physicalPurge: false, durable: true });
     expect(s.capabilities.transactions).toBe(s.profile.transactions ? 'atomic' : 'ordered');
     expect(s.capabilities.nativeVectorSearch).toBe(s.profile.vectorSearch);
+    // queryPlan 'auto' (the default) follows the server's identity.
+    expect(s.profile.queryPlan).toBe(s.profile.ferret ? 'ferretdb' : 'mongodb');
     if (s.profile.ferret) {
       // FerretDB v1: no transactions, no $vectorSearch → ordered writes and in-process vectors.
       expect(s.capabilities).toMatchObject({ transactions: 'ordered', nativeVectorSearch: false });
