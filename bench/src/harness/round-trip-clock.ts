@@ -9,7 +9,9 @@
  * when they happened to answer). Run it in the client's process: the client's own work between
  * two requests keeps the proxy's timer from firing, so it never splits a burst.
  *
- * Handshakes and heartbeats (`hello`, `isMaster`, legacy OP_QUERY) pass through uncounted.
+ * Handshakes and heartbeats (`hello`, `isMaster`, legacy OP_QUERY) pass through uncounted, but
+ * a new connection, a handshake and its answer count as the client being busy: a command that
+ * waits for its connection to open is not split from the commands sent with it.
  */
 import net from 'node:net';
 
@@ -103,7 +105,11 @@ export async function startRoundTripClock(url: string, quietMs = 10): Promise<Ro
     if (performance.now() - lastRequestAt >= quietMs) release();
   };
 
+  const busy = () => {
+    lastRequestAt = performance.now();
+  };
   const server = net.createServer((client) => {
+    busy();
     const upstream = net.connect(Number(target.port || 27017), target.hostname);
     const link: Link = { client, held: [] };
     links.add(link);
@@ -121,12 +127,12 @@ export async function startRoundTripClock(url: string, quietMs = 10): Promise<Ro
       'data',
       framer((frame) => {
         const name = commandName(frame);
+        busy();
         if (counting && name !== null && !UNCOUNTED.has(name)) {
           const id = frame.readInt32LE(4);
           counted.add(id);
           outstanding.add(id);
           requests++;
-          lastRequestAt = performance.now();
           const wave = waves[releases] ?? [];
           waves[releases] = wave;
           wave.push(describe(frame, name));
@@ -142,7 +148,11 @@ export async function startRoundTripClock(url: string, quietMs = 10): Promise<Ro
           outstanding.delete(answers);
           link.held.push(Buffer.from(frame));
         } else if (link.held.length > 0) link.held.push(Buffer.from(frame));
-        else client.write(frame);
+        else {
+          // An answer the client gets now (a handshake's) lets it send what it was waiting to send.
+          busy();
+          client.write(frame);
+        }
       }),
     );
     client.on('end', () => upstream.end());

@@ -194,6 +194,9 @@ export async function extractScreened(
 
     const nameOf = (subjectId: string | null) =>
       subjectId === null ? 'the server' : (ctx.roster.nameOfUser(subjectId) ?? 'a member');
+    const atomic = deps.store.capabilities.transactions === 'atomic';
+    // Not atomic: the commit's erasure check goes out now; later ones are re-applied (fence-reapply.ts).
+    const erased = !atomic && options.fence ? quiet(options.fence.check()) : undefined;
     const plan = await reconcile(deps, guildId, vetted.candidates, {
       allowModel: budget.step === BudgetStep.NONE,
       subjectName: nameOf,
@@ -216,7 +219,6 @@ export async function extractScreened(
       );
       llmCalls += digestCalls;
     };
-    const atomic = deps.store.capabilities.transactions === 'atomic';
     if (atomic) await charged();
     const outcome = await commitActions(deps, guildId, plan.actions, {
       completion: options.completion,
@@ -225,6 +227,7 @@ export async function extractScreened(
         ? {}
         : {
             split: {
+              erased,
               beforeDone: charged,
               alongside: async (committed) => {
                 await afterFacts(committed);

@@ -2,7 +2,7 @@ import { FactHistoryKind } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { BatchCompletion } from './batch-completion.js';
 import type { IngestDeps } from './deps.js';
-import { type ErasureFence, fenceActions } from './erasure-fence.js';
+import { type Erased, type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact } from './fact-builder.js';
 import { attachFacts, insertFact, type NewFact, planFacts } from './fact-inserts.js';
 import { reinforceAll, retireFact } from './fact-updates.js';
@@ -34,6 +34,11 @@ export interface CommitOptions {
   readonly split?: {
     readonly beforeDone: () => Promise<void>;
     readonly alongside: (outcome: CommitOutcome) => Promise<void>;
+    /**
+     * The fence's check, started before the commit (while reconcile read memory) instead of at its
+     * start: erasures recorded after it are applied again once the batch is done (fence-reapply.ts).
+     */
+    readonly erased?: Promise<Erased> | undefined;
   };
 }
 
@@ -58,7 +63,8 @@ export async function commitActions(
   const erased = await deps.store.transaction(async () => {
     // Erasures since the batch began (a purge, a deleted message) drop what they cover, here in
     // the commit transaction, so nothing erased while the model ran is written back.
-    const erased = fence ? await fence.check() : null;
+    const early = options.split?.erased;
+    const erased = early ? await early : fence ? await fence.check() : null;
     const live = erased ? fenceActions(actions, erased) : actions;
     const adds = live.filter((a): a is AddAction => a.kind === 'add');
     const reinforces = live.flatMap((a) =>

@@ -24,6 +24,8 @@ export async function neighbourPool(
 ): Promise<{ colliding: { fact: Fact; score: number }[]; related: Fact[] }> {
   const scope =
     candidate.subjectId === null ? { serverOnly: true as const } : { subjectIds: [candidate.subjectId] };
+  // Read with the searches, not after them: on a remote store one round trip less.
+  const optedOutRead = reads.optedOut(guildId);
   const [hits, lexical] = await Promise.all([
     deps.store.vectors.search({ kind: 'fact', guildId, vector, limit: MAX_NEIGHBOURS, ...scope }),
     deps.store.facts.searchText({ guildId, ...scope }, queryTerms(candidate.text), MAX_NEIGHBOURS),
@@ -36,7 +38,7 @@ export async function neighbourPool(
       )
     ).map((f) => [f.id, f]),
   );
-  const optedOut = await reads.optedOut(guildId);
+  const optedOut = await optedOutRead;
   // Statements of members who opted out are neither shown to the model nor retired by others.
   const live = (f: Fact | undefined): f is Fact =>
     f !== undefined &&

@@ -148,7 +148,7 @@ describe('extraction commit store calls', () => {
     await h.memory.close();
   });
 
-  it('sends the message vectors with the new facts, the charge beside them and the digest reads with the completion, where transactions are ordered', async () => {
+  it('sends the message vectors with the new facts, the charge beside them, the digest reads with the completion and the erasure check with reconcile, where transactions are ordered', async () => {
     const atomic = await extractInto(1);
     const ordered = await extractInto(1, 'ordered');
     expect(ordered.facts.map((f) => f.text)).toEqual([TEXTS[0]]);
@@ -163,9 +163,21 @@ describe('extraction commit store calls', () => {
     // The digest refresh reads while the batch is marked done (after it on an atomic store).
     expect(wave(byWave, 'digests.getDigest')).toBe(wave(byWave, 'queue.complete'));
     expect(wave(atomic.byWave, 'digests.getDigest')).toBeGreaterThan(wave(atomic.byWave, 'queue.complete'));
-    expect(commitWaves(byWave)).toBeLessThan(commitWaves(atomic.byWave));
-    // Erasure check; insert and message vectors; links, fact vector, history; completion.
-    expect(commitWaves(byWave)).toBe(4);
+    // The commit's erasure check goes out with reconcile's first reads (erasures after it are
+    // applied again once the batch is done); on an atomic store it is read inside the commit.
+    const reconcileStart = wave(byWave, 'facts.findByNormalizedText');
+    expect(byWave[reconcileStart]).toContain('erasures.erasuresSince');
+    // Reconcile reads the opt-outs with its neighbour searches, not after them.
+    const searched = byWave.findIndex((w, i) => i >= reconcileStart && w.includes('vectors.search'));
+    expect(byWave[searched]).toContain('consent.optedOutUsers');
+    expect(atomic.byWave[wave(atomic.byWave, 'facts.findByNormalizedText')]).not.toContain(
+      'erasures.erasuresSince',
+    );
+    const toDone = (w: readonly (readonly string[])[]) =>
+      wave(w, 'queue.complete') - wave(w, 'facts.findByNormalizedText') + 1;
+    expect(toDone(byWave)).toBeLessThan(toDone(atomic.byWave));
+    // Insert and message vectors; links, fact vector, history; completion.
+    expect(wave(byWave, 'queue.complete') - wave(byWave, 'facts.insertDistinct') + 1).toBe(3);
   });
 
   it('leaves the batch queued when the charge fails where transactions are ordered', async () => {
