@@ -24,13 +24,13 @@ const NO_HOOKS = { begin() {}, commit() {}, rollback() {} };
 const POINT_READ_CONCURRENCY = 16;
 /** Point reads of one `readMany` in flight at once (recall reads its pool of ≤ 1,000 facts so). */
 const READ_MANY_CONCURRENCY = 128;
-/** Collections that stay small (working sets): one `$in` scan beats many point reads on FerretDB. */
 /**
  * Documents per reply of a read that takes every result (`toArray`): the driver's default first
  * batch is 101, so a larger result cost a `getMore`, one more round trip on the request's critical
  * path. The server still caps a reply at 16 MiB.
  */
 export const WHOLE_READ_BATCH = 10_000;
+/** Collections that stay small (working sets): one `$in` scan beats many point reads on FerretDB. */
 const SMALL = new Set([
   'queue_buckets',
   'batch_leases',

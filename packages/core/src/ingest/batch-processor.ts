@@ -195,7 +195,7 @@ export async function extractScreened(
     const nameOf = (subjectId: string | null) =>
       subjectId === null ? 'the server' : (ctx.roster.nameOfUser(subjectId) ?? 'a member');
     const atomic = deps.store.capabilities.transactions === 'atomic';
-    // Not atomic: the commit's erasure check goes out now; later ones are re-applied (fence-reapply.ts).
+    // Not atomic: the commit's erasure check goes out now; later erasures are re-applied (fence-reapply.ts).
     const erased = !atomic && options.fence ? quiet(options.fence.check()) : undefined;
     const plan = await reconcile(deps, guildId, vetted.candidates, {
       allowModel: budget.step === BudgetStep.NONE,
