@@ -47,6 +47,23 @@ export class CommandMonitor {
   }
 }
 
+/** Mean (two decimals) and max commands and round trips of several operations, commands by name averaged. */
+export function commandStats(counts: readonly CommandCount[]) {
+  const mean = (f: (c: CommandCount) => number) =>
+    counts.length === 0 ? 0 : Math.round((counts.reduce((n, c) => n + f(c), 0) / counts.length) * 100) / 100;
+  const byCommand: Record<string, number> = {};
+  for (const c of counts)
+    for (const [k, v] of Object.entries(c.byCommand)) byCommand[k] = (byCommand[k] ?? 0) + v / counts.length;
+  return {
+    operations: counts.length,
+    meanCommands: mean((c) => c.commands),
+    maxCommands: Math.max(0, ...counts.map((c) => c.commands)),
+    meanRoundTrips: mean((c) => c.roundTrips),
+    maxRoundTrips: Math.max(0, ...counts.map((c) => c.roundTrips)),
+    byCommand: Object.fromEntries(Object.entries(byCommand).map(([k, v]) => [k, Math.round(v * 100) / 100])),
+  };
+}
+
 /** Commands (driver monitoring) and round trips (the clock proxy) of one awaited operation. */
 export async function countOperation<T>(
   clock: RoundTripClock,

@@ -19,7 +19,7 @@ const OP_MSG = 2013;
 const UNCOUNTED = new Set(['hello', 'ismaster', 'isMaster']);
 
 export interface RoundTripCount {
-  /** Requests answered while counting (commands, getMores included). */
+  /** Requests sent while counting (commands, getMores included; not handshakes). */
   readonly requests: number;
   /** Releases: the operation's critical path in round trips. */
   readonly roundTrips: number;

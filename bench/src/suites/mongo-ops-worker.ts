@@ -21,7 +21,12 @@ import { createMongoStore } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';
 import { chatLine, makeMembers } from '../community.js';
 import { replyAsJsonChild } from '../harness/child.js';
-import { type CommandCount, CommandMonitor, countOperation } from '../harness/command-monitor.js';
+import {
+  type CommandCount,
+  CommandMonitor,
+  commandStats,
+  countOperation,
+} from '../harness/command-monitor.js';
 import { parseArgs } from '../harness/env.js';
 import { startRoundTripClock } from '../harness/round-trip-clock.js';
 import { GUILD } from '../harness/seed.js';
@@ -32,22 +37,6 @@ const args = parseArgs(process.argv.slice(2));
 const location = args.get('location') ?? '';
 const perMember = Math.max(1, Math.round(Number(args.get('messages') ?? 30) / 3));
 const CHANNEL = '1200000000000000002';
-
-function summary(counts: readonly CommandCount[]) {
-  const mean = (f: (c: CommandCount) => number) =>
-    counts.length === 0 ? 0 : Math.round((counts.reduce((n, c) => n + f(c), 0) / counts.length) * 100) / 100;
-  const byCommand: Record<string, number> = {};
-  for (const c of counts)
-    for (const [k, v] of Object.entries(c.byCommand)) byCommand[k] = (byCommand[k] ?? 0) + v / counts.length;
-  return {
-    operations: counts.length,
-    meanCommands: mean((c) => c.commands),
-    maxCommands: Math.max(0, ...counts.map((c) => c.commands)),
-    meanRoundTrips: mean((c) => c.roundTrips),
-    maxRoundTrips: Math.max(0, ...counts.map((c) => c.roundTrips)),
-    byCommand: Object.fromEntries(Object.entries(byCommand).map(([k, v]) => [k, Math.round(v * 100) / 100])),
-  };
-}
 
 async function main(): Promise<unknown> {
   const clock = await startRoundTripClock(location);
@@ -123,9 +112,9 @@ async function main(): Promise<unknown> {
       }
     await memory.flush({ guildId: GUILD });
     return {
-      observe: summary(observes),
+      observe: commandStats(observes),
       extractionCommit: {
-        ...summary(commits),
+        ...commandStats(commits),
         factsPerCommit: commits.length > 0 ? factsCommitted / commits.length : 0,
         reinforcedPerCommit: commits.length > 0 ? factsReinforced / commits.length : 0,
       },

@@ -2,6 +2,7 @@
  * The recall suite's result types (what recall-worker.ts and mongo-ops-worker.ts print) and the
  * targets it checks.
  */
+import type { QueryPlan } from '@permafrost/store-mongo';
 import type { Backend } from '../harness/seed.js';
 import { target } from '../harness/suite.js';
 import type { LatencySummary } from '../stats.js';
@@ -17,7 +18,7 @@ export interface CommandStats {
 
 /** Commands and round trips of promptContext and recall with one query plan (recall-round-trips.ts). */
 export interface PlanStats {
-  queryPlan: 'mongodb' | 'ferretdb';
+  queryPlan: QueryPlan;
   promptContext: CommandStats;
   recall: CommandStats;
 }

@@ -11,7 +11,12 @@ import type { Memory, MemoryStore } from '@permafrost/core';
 import type { QueryPlan } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';
 import type { Question } from '../community.js';
-import { type CommandCount, CommandMonitor, countOperation } from '../harness/command-monitor.js';
+import {
+  type CommandCount,
+  CommandMonitor,
+  commandStats,
+  countOperation,
+} from '../harness/command-monitor.js';
 import { startRoundTripClock } from '../harness/round-trip-clock.js';
 
 type Op = (m: Memory, q: Question) => Promise<unknown>;
@@ -28,17 +33,9 @@ export interface RoundTripInput {
 
 export interface PlanCounts {
   readonly queryPlan: QueryPlan;
-  readonly promptContext: ReturnType<typeof stat>;
-  readonly recall: ReturnType<typeof stat>;
+  readonly promptContext: ReturnType<typeof commandStats>;
+  readonly recall: ReturnType<typeof commandStats>;
 }
-
-const stat = (xs: readonly CommandCount[]) => ({
-  operations: xs.length,
-  meanCommands: xs.reduce((n, c) => n + c.commands, 0) / Math.max(1, xs.length),
-  maxCommands: Math.max(0, ...xs.map((c) => c.commands)),
-  meanRoundTrips: xs.reduce((n, c) => n + c.roundTrips, 0) / Math.max(1, xs.length),
-  maxRoundTrips: Math.max(0, ...xs.map((c) => c.roundTrips)),
-});
 
 /** Commands and round trips per operation with the store's own plan, then the MongoDB plan on FerretDB. */
 export async function mongoRoundTrips(
@@ -82,7 +79,7 @@ async function countPlan(
       pc.push((await countOperation(clock, monitor, () => ops.promptContext(memory, q))).count);
       rc.push((await countOperation(clock, monitor, () => ops.recall(memory, q))).count);
     }
-    return { queryPlan: store.profile.queryPlan, promptContext: stat(pc), recall: stat(rc) };
+    return { queryPlan: store.profile.queryPlan, promptContext: commandStats(pc), recall: commandStats(rc) };
   } finally {
     await memory.close({ drain: false });
     await client.close();

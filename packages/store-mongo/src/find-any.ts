@@ -1,5 +1,5 @@
 import type { Collection, Document } from 'mongodb';
-import { type MongoContext, WHOLE_READ_BATCH } from './mongo-context.js';
+import type { MongoContext } from './mongo-context.js';
 import type { RawDoc } from './raw-doc.js';
 
 /**
@@ -27,9 +27,7 @@ export async function findAny<D extends RawDoc>(
   const byId = new Map<unknown, D>();
   const rest: D[] = [];
   await ctx.each(alternatives, async (alt) => {
-    for (const d of await coll
-      .find({ ...filter, ...alt }, { ...options, batchSize: WHOLE_READ_BATCH })
-      .toArray()) {
+    for (const d of await coll.find({ ...filter, ...alt }, { ...options, ...ctx.readOpts() }).toArray()) {
       if (d._id === undefined) rest.push(d as D);
       else byId.set(d._id, d as D);
     }

@@ -1,6 +1,6 @@
 import { type Bm25Doc, type Bm25Search, searchBm25 } from '@permafrost/core/store';
 import type { ClientSession, Collection, Document } from 'mongodb';
-import { type MongoContext, WHOLE_READ_BATCH } from './mongo-context.js';
+import type { MongoContext } from './mongo-context.js';
 import type { RawDoc } from './raw-doc.js';
 
 /**
@@ -36,7 +36,7 @@ export async function findMatching<D extends RawDoc>(
     return (await coll
       .find(
         { ...filter, terms: terms.length === 1 ? { $eq: terms[0] } : { $in: [...terms] } },
-        { batchSize: WHOLE_READ_BATCH, ...ctx.opts() },
+        ctx.readOpts(),
       )
       .toArray()) as D[];
   const byId = new Map<string, D>();
@@ -44,7 +44,7 @@ export async function findMatching<D extends RawDoc>(
     // Concurrent searches (a batch's candidates, several questions) mostly share their terms: a
     // term already being read with the same filter is joined (the documents are not changed).
     const docs = await ctx.shared(coll.collectionName, JSON.stringify(['match', filter, t]), () =>
-      coll.find({ ...filter, terms: { $eq: t } }, { batchSize: WHOLE_READ_BATCH }).toArray(),
+      coll.find({ ...filter, terms: { $eq: t } }, ctx.readOpts()).toArray(),
     );
     for (const d of docs) byId.set(d._id, d as D);
   });

@@ -18,7 +18,7 @@ import { FactStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { isDuplicateKey } from './insert-tolerant.js';
 import { corpusStats, corpusStatsTtl, findMatching, rankWithStats, termList } from './keyword-ranking.js';
-import { type MongoContext, WHOLE_READ_BATCH } from './mongo-context.js';
+import type { MongoContext } from './mongo-context.js';
 import {
   applyPatch,
   factKey,
@@ -199,9 +199,9 @@ export class MongoFactStore extends FactStoreBase {
       const lists = await Promise.all(
         alts.map(
           (alt) =>
-            facts
-              .find({ ...base, ...alt }, { sort, limit: n, batchSize: WHOLE_READ_BATCH })
-              .toArray() as Promise<FactDoc[]>,
+            facts.find({ ...base, ...alt }, { sort, limit: n, ...this.#ctx.readOpts() }).toArray() as Promise<
+              FactDoc[]
+            >,
         ),
       );
       return lists.flat().sort(byStrength).slice(0, n).map(fromFactDoc);

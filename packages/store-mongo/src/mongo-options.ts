@@ -50,6 +50,16 @@ export function dbNameFromUrl(url: string): string {
   return name.length > 0 ? checkDbName(name) : DEFAULT_DB;
 }
 
+const QUERY_PLANS: readonly string[] = ['auto', 'mongodb', 'ferretdb'];
+
+/** The `queryPlan` option, `auto` when absent; CONFIG_INVALID for any other value. */
+export function checkQueryPlan(plan: MongoStoreOptions['queryPlan']): 'auto' | QueryPlan {
+  if (plan === undefined) return 'auto';
+  if (!QUERY_PLANS.includes(plan))
+    throw new MemoryError(ErrorCode.CONFIG_INVALID, "queryPlan is one of 'auto', 'mongodb', 'ferretdb'");
+  return plan;
+}
+
 export function checkDbName(name: string): string {
   if (name.length === 0 || name.length > 63 || INVALID_DB_CHARS.test(name))
     throw new MemoryError(ErrorCode.CONFIG_INVALID, 'the MongoDB database name is not valid');

@@ -10,8 +10,8 @@ import type { ServerProfile } from './server-profile.js';
  *   (fails on FerretDB, code 9 "autocommit", and on standalone mongod, code 20);
  * - `$vectorSearch`: an aggregate with the stage must be accepted (FerretDB: 40234);
  * - FerretDB identity (`buildInfo.ferretdbVersion`) only selects the `ferretdb` query plan (point
- *   reads over `$in`, which it answers with a collection scan). Non-atomic updates cannot be probed cheaply, so the guard
- *   (doc-guard.ts) is always on.
+ *   reads over `$in`, which it answers with a collection scan). Non-atomic updates cannot be
+ *   probed cheaply, so the guard (doc-guard.ts) is always on.
  */
 export async function probeServer(client: MongoClient, c: Collections): Promise<ServerProfile> {
   const info = (await client.db('admin').command({ buildInfo: 1 })) as {

@@ -10,14 +10,14 @@ import { MongoGovernanceStore } from './mongo-governance-store.js';
 import { MongoGraphStore } from './mongo-graph-store.js';
 import { MongoIngestQueue } from './mongo-ingest-queue.js';
 import { migrateNulScopes } from './mongo-nul-migration.js';
-import { checkDbName, dbNameFromUrl, type MongoStoreOptions } from './mongo-options.js';
+import { checkDbName, checkQueryPlan, dbNameFromUrl, type MongoStoreOptions } from './mongo-options.js';
 import { probeServer } from './mongo-probe.js';
 import { MongoReactionStore } from './mongo-reaction-store.js';
 import { reindexTermsIfNeeded } from './mongo-reindex.js';
 import { createIndexes, SCHEMA_VERSION } from './mongo-schema.js';
 import { migrateFactScopes } from './mongo-scope-migration.js';
 import { MongoVectorIndex } from './mongo-vector-index.js';
-import type { QueryPlan, ServerProfile } from './server-profile.js';
+import type { ServerProfile } from './server-profile.js';
 
 export interface MongoMemoryStore extends MemoryStore {
   readonly name: 'mongo';
@@ -38,15 +38,6 @@ function capabilitiesOf(profile: ServerProfile, nativeVectors: boolean): StoreCa
     physicalPurge: false,
     durable: true,
   });
-}
-
-const QUERY_PLANS: readonly string[] = ['auto', 'mongodb', 'ferretdb'];
-
-function checkQueryPlan(plan: MongoStoreOptions['queryPlan']): 'auto' | QueryPlan {
-  if (plan === undefined) return 'auto';
-  if (!QUERY_PLANS.includes(plan))
-    throw new MemoryError(ErrorCode.CONFIG_INVALID, "queryPlan is one of 'auto', 'mongodb', 'ferretdb'");
-  return plan;
 }
 
 /**
