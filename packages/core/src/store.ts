@@ -57,6 +57,7 @@ export type { GuildAdminStore } from './ports/guild-admin-store.js';
 export type {
   ClaimRequest,
   ClaimResult,
+  CompleteOptions,
   DueKeysQuery,
   EnqueueOptions,
   EnqueueOutcome,

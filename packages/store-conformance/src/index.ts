@@ -14,6 +14,7 @@ import { nulTextSuite } from './suites/nul-text.js';
 import { purgeSuite } from './suites/purge.js';
 import { queueSuite } from './suites/queue.js';
 import { queueAdmissionSuite } from './suites/queue-admission.js';
+import { queueCompletionSuite } from './suites/queue-completion.js';
 import { reactionSuite } from './suites/reactions.js';
 import { retentionSuite } from './suites/retention.js';
 import { transactionSuite } from './suites/transactions.js';
@@ -60,12 +61,13 @@ export function describeStoreConformance(options: ConformanceOptions): void {
 
 /**
  * The message queue: idempotent enqueue (held back until consent is granted), due keys, leases,
- * retries and dead letters.
+ * completion (held back until the batch's writes landed), retries and dead letters.
  */
 export function describeQueueConformance(options: ConformanceOptions): void {
   describe(`${options.name} queue conformance`, () => {
     queueSuite(options);
     queueAdmissionSuite(options);
+    queueCompletionSuite(options);
   });
 }
 

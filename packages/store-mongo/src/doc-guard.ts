@@ -61,6 +61,11 @@ export class DocGuard {
     this.locks = parent?.locks ?? new KeyedLocks();
   }
 
+  /** How long a version token may be held before contenders take it for a crashed holder's. */
+  get ttlMs(): number {
+    return this.#ttlMs;
+  }
+
   /** Resolves once every token delete sent so far has been answered (the store awaits it on close). */
   settled(): Promise<void> {
     return this.#tokens.settled();

@@ -2,6 +2,7 @@ import type { BatchKey, StoredMessage } from '@permafrost/core';
 import type {
   ClaimRequest,
   ClaimResult,
+  CompleteOptions,
   DueKeysQuery,
   EnqueueOptions,
   EnqueueOutcome,
@@ -189,16 +190,22 @@ export class MongoIngestQueue extends IngestQueueBase {
     messageIds: readonly string[],
     owner: string,
     now: Date,
+    options: CompleteOptions = {},
   ): Promise<number> {
     await this.#ctx.enter();
     const g = requireId(guildId, 'guildId');
     const who = requireString(owner, 'owner');
     const at = validDate(now, 'now');
+    const { after } = options;
+    // Awaited below on every path; this only keeps an early rejection from being reported as unhandled.
+    after?.catch(() => undefined);
     let completed = 0;
     await this.#byBucket(g, messageIds, async (bk, ids) => {
-      const n = await completeItems(this.#ctx, g, bk, ids, who, at);
+      const n = await completeItems(this.#ctx, g, bk, ids, who, at, after);
       completed += n;
     });
+    // Nothing to complete still settles after the batch's writes (and fails with them).
+    await after;
     return completed;
   }
 

@@ -1,3 +1,4 @@
+import { ErrorCode, MemoryError } from '@permafrost/core';
 import type { FailRequest, FailResult } from '@permafrost/core/store';
 import { DELETE, type Outcome } from './guard-types.js';
 import { insertTolerant } from './insert-tolerant.js';
@@ -65,6 +66,12 @@ export async function sweepItems(
  * (so they are ours right now) their outcome documents are inserted, which is the commit point (a
  * row's outcome `_id` is its key: a second completion is a duplicate key and is not counted),
  * and the same guarded write removes them from the bucket. Returns the rows completed.
+ *
+ * With `after` (the batch's writes, still in flight: `CompleteOptions.after`) the version is taken
+ * and confirmed meanwhile, and the outcomes wait for it. A wait long enough for contenders to start
+ * doubting the token (a third of its TTL) is followed by a fresh read: a bucket that moved on
+ * fails the completion with CONFLICT (the batch is retried) instead of completing from a version
+ * that is no longer held.
  */
 export async function completeItems(
   ctx: MongoContext,
@@ -73,15 +80,25 @@ export async function completeItems(
   ids: ReadonlySet<string>,
   owner: string,
   at: Date,
+  after?: Promise<unknown>,
 ): Promise<number> {
   const by = `${owner}#${randomToken()}`;
   const done = new Set<string>();
   const mine = (it: QueueItem) => ids.has(it.id) && it.st === 'claimed' && it.own === owner;
+  const started = Date.now();
   await changeItems(
     ctx,
     bucket,
     (it) => (mine(it) ? 'drop' : null),
     async (before) => {
+      if (after) {
+        await after;
+        if (Date.now() - started > ctx.guard.ttlMs / 3) {
+          const now = await ctx.readMany(ctx.c.buckets, [bucket]);
+          if (now.get(bucket)?.ep !== before.ep)
+            throw new MemoryError(ErrorCode.CONFLICT, 'the batch queue changed while the batch was writing');
+        }
+      }
       const outcomes: OutcomeDoc[] = before.items.filter(mine).map((it) => ({
         _id: messageKey(guildId, it.id),
         guildId,

@@ -2,6 +2,7 @@ import type { BatchKey, StoredMessage } from '@permafrost/core';
 import type {
   ClaimRequest,
   ClaimResult,
+  CompleteOptions,
   DueKeysQuery,
   EnqueueOptions,
   EnqueueOutcome,
@@ -159,12 +160,15 @@ export class SqliteIngestQueue extends IngestQueueBase {
     );
   }
 
-  override complete(
+  override async complete(
     guildId: string,
     messageIds: readonly string[],
     owner: string,
     now: Date,
+    options: CompleteOptions = {},
   ): Promise<number> {
+    // One local statement: nothing to prepare while the batch's writes are in flight.
+    await options.after;
     return this.#c.run(
       () =>
         this.#c

@@ -11,8 +11,12 @@ export interface CompletionParts {
    * may go out beside the batch's facts.
    */
   readonly beside?: (erased: Erased | null) => Promise<void>;
-  /** "This batch is done" (messages marked processed, a watermark moved): always last. */
-  readonly finish: (erased: Erased | null) => Promise<void>;
+  /**
+   * "This batch is done" (messages marked processed, a watermark moved): always last. With
+   * `after` (the batch's writes, still in flight) it may start first and prepare, but marks
+   * nothing before `after` resolves (see `CompleteOptions.after`).
+   */
+  readonly finish: (erased: Erased | null, after?: Promise<unknown>) => Promise<void>;
 }
 
 /**
@@ -46,6 +50,20 @@ export class BatchCompletion {
     const seen = erased ?? (this.#check ? await this.#check() : null);
     await this.beside(seen);
     await this.#parts.finish(seen);
+    this.#applied = true;
+  }
+
+  /**
+   * The "done" mark started while the batch's writes are still in flight (stores without atomic
+   * transactions: a remote store prepares meanwhile). `after` settles once they have landed,
+   * `beside` included, which the caller's commit wrote itself; nothing is marked before it
+   * resolves, and a rejection of `after` rejects this call.
+   */
+  async applyAfter(erased: Erased | null, after: Promise<unknown>): Promise<void> {
+    const seen = erased ?? (this.#check ? await this.#check() : null);
+    await this.#parts.finish(seen, after);
+    await after;
+    this.#besideDone = true;
     this.#applied = true;
   }
 

@@ -67,21 +67,34 @@ export async function writeClaimVectors(
  * Marks claimed batches done, inside the caller's transaction: flips their messages to processed
  * (their vectors are written by writeClaimVectors first). Messages erased since the batch began
  * (a purge, a deleted or edited message) are skipped. A lost lease, or fewer rows than claimed
- * (another worker took the key over), throws CONFLICT so the whole commit rolls back.
+ * (another worker took the key over), throws CONFLICT so the whole commit rolls back. With
+ * `after` (the batch's writes, still in flight) the store prepares meanwhile and marks nothing
+ * before they landed; the lease is checked again then.
  */
 export async function completeClaims(
   deps: IngestDeps,
   done: readonly Claimed[],
   context: ClaimContext,
   erased: Erased | null,
+  after?: Promise<unknown>,
 ): Promise<void> {
   const lostError = () => new MemoryError(ErrorCode.CONFLICT, 'the batch lease was lost while extracting');
-  if (done.some((c) => context.lost.has(keyId(c.key)))) throw lostError();
+  const leaseLost = () => done.some((c) => context.lost.has(keyId(c.key)));
+  if (leaseLost()) throw lostError();
   // Every claim in one call (last: on a store without atomic transactions, "done" must follow
   // what the batch wrote); fewer rows than were kept means some claim was lost.
   const kept = [...liveIds(done, erased ?? (await context.fence.check()))];
   if (kept.length === 0) return;
-  const completed = await deps.store.queue.complete(context.guildId, kept, context.owner, deps.clock.now());
+  const ready = after?.then(() => {
+    if (leaseLost()) throw lostError();
+  });
+  const completed = await deps.store.queue.complete(
+    context.guildId,
+    kept,
+    context.owner,
+    deps.clock.now(),
+    ready ? { after: ready } : {},
+  );
   if (completed === kept.length) return;
   // Fewer: a claim was lost, or a message was erased (its row deleted) after `erased` was read.
   // Only the erasures recorded now tell them apart: every message still not erased must be done.
@@ -97,7 +110,7 @@ export function claimCompletion(
   return new BatchCompletion(
     {
       beside: (erased) => writeClaimVectors(deps, done, context, erased),
-      finish: (erased) => completeClaims(deps, done, context, erased),
+      finish: (erased, after) => completeClaims(deps, done, context, erased, after),
     },
     () => context.fence.check(),
   );

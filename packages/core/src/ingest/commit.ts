@@ -25,11 +25,12 @@ export interface CommitOptions {
   readonly fence?: ErasureFence | undefined;
   /**
    * Only where transactions are not atomic: the commit then splits in two. The fact writes run in
-   * the transaction scope (which keeps this process's other calls out until it ends). Then,
-   * outside it, `beforeDone` is awaited before the completion is applied (the batch's budget
-   * charges, which went out beside the writes: a failed one still leaves the batch undone, to be
-   * retried), while `alongside` runs with them (work that needs the committed facts, such as the
-   * digest refresh).
+   * the transaction scope (which keeps this process's other calls out until it ends). The
+   * completion starts beside them (`BatchCompletion.applyAfter`) and marks the batch done only
+   * once they have landed and `beforeDone` has resolved (the batch's budget charges, which went
+   * out beside the writes: a failed one still leaves the batch undone, to be retried), while
+   * `alongside` runs after the writes (work that needs the committed facts, such as the digest
+   * refresh).
    */
   readonly split?: {
     readonly beforeDone: () => Promise<void>;
@@ -57,14 +58,28 @@ export async function commitActions(
   actions: readonly Action[],
   options: CommitOptions = {},
 ): Promise<CommitOutcome> {
-  const { completion, fence } = options;
+  const { completion, fence, split } = options;
   const at = deps.clock.now();
   const outcome: CommitOutcome = { added: [], reinforced: [], superseded: [], invalidated: [] };
-  const erased = await deps.store.transaction(async () => {
+  // Split (no atomic transactions): "done" starts as soon as the erasures are known, beside the
+  // fact writes, so a remote store takes and confirms what it will change meanwhile; it marks
+  // nothing before the writes and the charges (`beforeDone`) have landed (CompleteOptions.after).
+  // Started inside the transaction scope, its store calls are not held back by it.
+  const landed = split && completion ? settleLater() : null;
+  let done: Promise<void> | null = null;
+  const transaction = deps.store.transaction(async () => {
     // Erasures since the batch began (a purge, a deleted message) drop what they cover, here in
     // the commit transaction, so nothing erased while the model ran is written back.
-    const early = options.split?.erased;
+    const early = split?.erased;
     const erased = early ? await early : fence ? await fence.check() : null;
+    if (landed && split && completion) {
+      done = completion.applyAfter(
+        erased,
+        landed.promise.then(() => split.beforeDone()),
+      );
+      // Awaited after the transaction on every path.
+      done.catch(() => undefined);
+    }
     const live = erased ? fenceActions(actions, erased) : actions;
     const adds = live.filter((a): a is AddAction => a.kind === 'add');
     const reinforces = live.flatMap((a) =>
@@ -121,16 +136,27 @@ export async function commitActions(
         }
       }
     }
-    if (!options.split) await completion?.apply(erased);
+    if (!split) await completion?.apply(erased);
     return erased;
   });
-  if (options.split) {
-    const { beforeDone, alongside } = options.split;
+  let erased: Erased | null;
+  try {
+    erased = await transaction;
+  } catch (error) {
+    // The early "done" marks nothing now; it is left to settle, not left running.
+    landed?.reject(error);
+    if (done) await Promise.allSettled([done]);
+    throw error;
+  }
+  landed?.resolve();
+  if (split) {
+    const { beforeDone, alongside } = split;
     await settledTogether([
-      (async () => {
-        await beforeDone();
-        await completion?.apply(erased);
-      })(),
+      done ??
+        (async () => {
+          await beforeDone();
+          await completion?.apply(erased);
+        })(),
       alongside(outcome),
     ]);
   }
@@ -200,6 +226,19 @@ async function commitAdds(
       at,
     )),
   );
+}
+
+/** A promise settled from outside (resolve once the commit's writes landed, reject if they failed). */
+function settleLater(): { promise: Promise<void>; resolve(): void; reject(error: unknown): void } {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A rejection nobody waits for (the commit failed before "done" started) is not unhandled.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 /** Waits for every promise, then rejects with the first failure (none is left running). */

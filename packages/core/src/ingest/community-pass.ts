@@ -47,12 +47,15 @@ export async function runCommunityPass(
     if (messages.length < minimum) return null;
     const newest = messages[messages.length - 1] as StoredMessage;
     const completion = new BatchCompletion({
-      finish: () =>
-        store.cursors.setCursor(
+      // The watermark moves only once the pass's writes have landed (nothing to prepare for it).
+      finish: async (_erased, after) => {
+        await after;
+        await store.cursors.setCursor(
           guildId,
           WINDOW_CURSOR,
           `${newest.createdAt.toISOString()}|${newest.messageId}`,
-        ),
+        );
+      },
     });
     const result = await withErasuresReapplied(deps, fence, async (afterWrites) => {
       const report = await extractBatch(deps, guildId, SERVER_KEY, messages, 'community', {

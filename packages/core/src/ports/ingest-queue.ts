@@ -14,6 +14,16 @@ export interface EnqueueOptions {
   readonly admitted?: Promise<boolean>;
 }
 
+export interface CompleteOptions {
+  /**
+   * The batch's own writes, still in flight: core starts the completion beside them so that a
+   * remote store can prepare meanwhile (read or lock what it will change). Nothing may be marked
+   * processed before it resolves; when it rejects, `complete` rejects with its error and nothing
+   * is marked.
+   */
+  readonly after?: Promise<unknown>;
+}
+
 export interface DueKeysQuery {
   readonly now: Date;
   /** A key is due with at least this many eligible pending messages… */
@@ -88,8 +98,14 @@ export interface IngestQueue {
   renewLease(key: BatchKey, owner: string, now: Date, leaseMs: number): Promise<boolean>;
   /** Releases our lease on the key. */
   releaseLease(key: BatchKey, owner: string): Promise<void>;
-  /** Marks our claimed messages processed. Returns rows changed. */
-  complete(guildId: string, messageIds: readonly string[], owner: string, now: Date): Promise<number>;
+  /** Marks our claimed messages processed. Returns rows changed. With `options.after`, see `CompleteOptions`. */
+  complete(
+    guildId: string,
+    messageIds: readonly string[],
+    owner: string,
+    now: Date,
+    options?: CompleteOptions,
+  ): Promise<number>;
   /** Records a failed attempt on our claimed messages (retry with backoff or dead-letter). */
   fail(guildId: string, messageIds: readonly string[], request: FailRequest): Promise<FailResult>;
   /** Returns claimed messages with expired leases to pending and drops expired key leases. */

@@ -148,7 +148,7 @@ describe('extraction commit store calls', () => {
     await h.memory.close();
   });
 
-  it('sends the message vectors with the new facts, the charge beside them, the digest reads with the completion and the erasure check with reconcile, where transactions are ordered', async () => {
+  it('sends the message vectors with the new facts, the charge beside them, the completion with the insert and the erasure check with reconcile, where transactions are ordered', async () => {
     const atomic = await extractInto(1);
     const ordered = await extractInto(1, 'ordered');
     expect(ordered.facts.map((f) => f.text)).toEqual([TEXTS[0]]);
@@ -159,9 +159,12 @@ describe('extraction commit store calls', () => {
     // with the facts' insert, not after it; the charge is not waited for before the insert.
     expect(wave(byWave, 'vectors.upsert')).toBe(wave(byWave, 'facts.insertDistinct'));
     expect(wave(byWave, 'budgets.chargeTokens')).toBeLessThan(wave(byWave, 'facts.insertDistinct'));
-    expect(wave(byWave, 'queue.complete')).toBeGreaterThan(wave(byWave, 'facts.appendHistory'));
-    // The digest refresh reads while the batch is marked done (after it on an atomic store).
-    expect(wave(byWave, 'digests.getDigest')).toBe(wave(byWave, 'queue.complete'));
+    // The completion starts with the insert (it marks nothing before the writes have landed, see
+    // below); on an atomic store it is the transaction's last call.
+    expect(wave(byWave, 'queue.complete')).toBe(wave(byWave, 'facts.insertDistinct'));
+    expect(wave(atomic.byWave, 'queue.complete')).toBeGreaterThan(wave(atomic.byWave, 'facts.appendHistory'));
+    // The digest refresh reads once the facts are written (after "done" on an atomic store).
+    expect(wave(byWave, 'digests.getDigest')).toBe(wave(byWave, 'facts.appendHistory') + 1);
     expect(wave(atomic.byWave, 'digests.getDigest')).toBeGreaterThan(wave(atomic.byWave, 'queue.complete'));
     // The commit's erasure check goes out with reconcile's first reads (erasures after it are
     // applied again once the batch is done); on an atomic store it is read inside the commit.
@@ -176,8 +179,73 @@ describe('extraction commit store calls', () => {
     const toDone = (w: readonly (readonly string[])[]) =>
       wave(w, 'queue.complete') - wave(w, 'facts.findByNormalizedText') + 1;
     expect(toDone(byWave)).toBeLessThan(toDone(atomic.byWave));
-    // Insert and message vectors; links, fact vector, history; completion.
-    expect(wave(byWave, 'queue.complete') - wave(byWave, 'facts.insertDistinct') + 1).toBe(3);
+  });
+
+  it('marks the batch done only after its writes and charges landed, where transactions are ordered', async () => {
+    const inner = createInMemoryStore();
+    const log: string[] = [];
+    const logged = <T>(name: string, out: Promise<T>) =>
+      out.then((v) => {
+        log.push(`${name}:end`);
+        return v;
+      });
+    const ordered = { ...inner, capabilities: { ...inner.capabilities, transactions: 'ordered' as const } };
+    const queue = inner.queue;
+    const complete: typeof queue.complete = (...args) => {
+      log.push('complete:called');
+      void args[4]?.after?.then(() => log.push('after:resolved'));
+      return logged('complete', queue.complete(...args));
+    };
+    const store = interceptStore(
+      withPort(
+        ordered,
+        'queue',
+        new Proxy(queue, {
+          get(t, p, r) {
+            if (p === 'complete') return complete;
+            const v = Reflect.get(t, p, r);
+            return typeof v === 'function' ? v.bind(t) : v;
+          },
+        }),
+      ),
+      (role, method, call) => {
+        const out = call();
+        const name = `${role}.${method}`;
+        return ['facts.appendHistory', 'budgets.chargeTokens'].includes(name) && out instanceof Promise
+          ? logged(name, out)
+          : out;
+      },
+    );
+    const { h, failed } = await extractOneFact(store);
+    expect(failed).toEqual([]);
+    const at = (entry: string) => log.indexOf(entry);
+    expect(at('complete:called')).toBeGreaterThanOrEqual(0);
+    // Called before the history append landed, released only after it and the charge.
+    expect(at('complete:called')).toBeLessThan(at('facts.appendHistory:end'));
+    expect(at('after:resolved')).toBeGreaterThan(at('facts.appendHistory:end'));
+    expect(at('after:resolved')).toBeGreaterThan(log.lastIndexOf('budgets.chargeTokens:end'));
+    expect(at('complete:end')).toBeGreaterThan(at('after:resolved'));
+    expect(await inner.queue.counts(GUILD)).toMatchObject({ pending: 0, processed: 3 });
+    await h.memory.close();
+  });
+
+  it('leaves the batch queued when a fact write fails where transactions are ordered', async () => {
+    const inner = createInMemoryStore();
+    const ordered = { ...inner, capabilities: { ...inner.capabilities, transactions: 'ordered' as const } };
+    const store = withPort(
+      ordered,
+      'facts',
+      failing(
+        inner.facts,
+        'appendHistory',
+        new MemoryError(ErrorCode.STORE_UNAVAILABLE, 'history write failed'),
+      ),
+    );
+    const { h, failed } = await extractOneFact(store);
+    expect(failed).toEqual(['STORE_UNAVAILABLE']);
+    // The completion had started beside the writes: it marked nothing.
+    expect(await inner.queue.counts(GUILD)).toMatchObject({ pending: 3, processed: 0 });
+    await h.memory.close();
   });
 
   it('leaves the batch queued when the charge fails where transactions are ordered', async () => {

@@ -2,6 +2,7 @@ import type { BatchKey, StoredMessage } from '../../model/message.js';
 import type {
   ClaimRequest,
   ClaimResult,
+  CompleteOptions,
   DueKeysQuery,
   EnqueueOptions,
   EnqueueOutcome,
@@ -187,7 +188,10 @@ export class InMemoryIngestQueue extends IngestQueueBase {
     messageIds: readonly string[],
     owner: string,
     now: Date,
+    options: CompleteOptions = {},
   ): Promise<number> {
+    // Nothing to prepare in memory: the batch's writes first, then the marks.
+    await options.after;
     await enter(this.#state);
     let n = 0;
     for (const id of messageIds) {
