@@ -29,10 +29,16 @@ export interface KeyValueDoc {
   value: string;
 }
 
-export interface CounterDoc extends GuardedDoc {
+/**
+ * A budget counter (mongo-budgets.ts): one writer's tokens for one guild and period. Counters
+ * written before per-writer counters were shared and guarded, and still carry their version `ep`.
+ */
+export interface CounterDoc {
+  _id: string;
   guildId: string;
   period: string;
   tokens: number;
+  ep?: string;
 }
 
 /** Store-internal facts (schema version, vector dimensions); separate from user meta. */

@@ -2,9 +2,10 @@ import type { Digest, GuildSnapshot, GuildStats } from '@permafrost/core';
 import type { ErasureInput, ImportPlan, PurgePlan } from '@permafrost/core/store';
 import { GovernanceRolesBase } from '@permafrost/core/store';
 import { digestKey, fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
+import { chargeCounters, counterTotals } from './mongo-budgets.js';
 import type { MongoContext } from './mongo-context.js';
 import { MongoErasureLog } from './mongo-erasures.js';
-import { docKey, finite, requireId, requireString, validDate } from './mongo-keys.js';
+import { docKey, finite, randomToken, requireId, requireString, validDate } from './mongo-keys.js';
 import { applyPurge } from './mongo-purge.js';
 import { applyImport, exportGuild } from './mongo-snapshot.js';
 import { guildStats, listGuildIds } from './mongo-stats.js';
@@ -12,6 +13,8 @@ import { guildStats, listGuildIds } from './mongo-stats.js';
 export class MongoGovernanceStore extends GovernanceRolesBase {
   readonly #ctx: MongoContext;
   readonly #erasures: MongoErasureLog;
+  /** Names this store's own budget counters (mongo-budgets.ts). */
+  readonly #writer = randomToken();
 
   constructor(ctx: MongoContext) {
     super();
@@ -89,38 +92,25 @@ export class MongoGovernanceStore extends GovernanceRolesBase {
     await this.#ctx.upsert(this.#ctx.c.cursors, docKey(g, k), doc);
   }
 
-  /** Each period counter is a guarded document: concurrent charges from several processes all count. */
+  /** One `$inc` of this store's own counters (see mongo-budgets.ts): charges from every process count. */
   override async chargeTokens(guildId: string, periods: readonly string[], tokens: number): Promise<void> {
     await this.#ctx.enterAlone();
     const g = requireId(guildId, 'guildId');
     const n = finite(tokens, 'tokens');
-    const byKey = new Map(periods.map((p) => [docKey(g, requireId(p, 'period')), p]));
-    // A process that charged a period last usually holds its current version: it is not read
-    // again (a stale one costs a retry from a fresh read, see GuardOptions.reuseWritten).
-    await this.#ctx.guard.mutateMany(
-      this.#ctx.c.budgets,
-      [...byKey.keys()],
-      (current, key) =>
-        current
-          ? { ...current, tokens: current.tokens + n }
-          : { _id: key, ep: '', guildId: g, period: byKey.get(key) as string, tokens: n },
-      { reuseWritten: true },
-    );
+    const list = periods.map((p) => requireId(p, 'period'));
+    await chargeCounters(this.#ctx, this.#writer, g, list, n);
   }
 
   override async tokenUsage(guildId: string, periods: readonly string[]): Promise<Record<string, number>> {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const list = periods.map((p) => requireString(p, 'period'));
-    const found = await this.#ctx.readMany(
-      this.#ctx.c.budgets,
-      list.map((p) => docKey(g, p)),
-    );
+    const totals = await counterTotals(this.#ctx, g, list);
     const out: Record<string, number> = {};
     for (const p of list) {
       // defineProperty: a period named "__proto__" stays a plain key.
       Object.defineProperty(out, p, {
-        value: found.get(docKey(g, p))?.tokens ?? 0,
+        value: totals.get(p) ?? 0,
         enumerable: true,
         writable: true,
         configurable: true,

@@ -178,6 +178,7 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
     { name: 'guild_time', key: { guildId: 1, createdAt: 1, messageId: 1 } },
     { name: 'guild_terms', key: { guildId: 1, terms: 1 } },
   ],
+  budgets: [{ name: 'guild_period', key: { guildId: 1, period: 1 } }],
   buckets: [{ name: 'guild', key: { guildId: 1 } }],
   intake: [{ name: 'guild_key', key: { guildId: 1, subjectKey: 1 } }],
   outcomes: [{ name: 'guild_time', key: { guildId: 1, createdAt: 1 } }],

@@ -121,29 +121,61 @@ describe.runIf(mongoSelected)('mongo store write round trips', () => {
     await store.close();
   });
 
-  it('charges a period it charged last without reading its counter, and a stale one still counts', async () => {
+  it('charges with one write and no read, and the charges of every writer count, concurrent ones included', async () => {
     const { client, db } = mongo;
-    const one = createMongoStore({ client, dbName: `${db}_charge_reuse` });
-    const other = createMongoStore({ client, dbName: `${db}_charge_reuse` });
+    const one = createMongoStore({ client, dbName: `${db}_charge_counters` });
+    const other = createMongoStore({ client, dbName: `${db}_charge_counters` });
     await one.setup();
-    const reads: string[] = [];
+    const sent: string[] = [];
     const started = (e: CommandStartedEvent) => {
-      if (e.commandName === 'find' && e.command['find'] === 'token_budgets') reads.push(e.command['find']);
+      const coll = e.command[e.commandName];
+      if (coll === 'token_budgets' || coll === 'version_tokens') sent.push(`${e.commandName} ${coll}`);
     };
     client.on('commandStarted', started);
     try {
-      await one.budgets.chargeTokens(G1, ['d:2026-12-06'], 100);
-      reads.length = 0;
-      await one.budgets.chargeTokens(G1, ['d:2026-12-06'], 20);
-      expect(reads).toEqual([]);
-      // Another process (another store object) charges meanwhile: the remembered version is stale.
-      await other.budgets.chargeTokens(G1, ['d:2026-12-06'], 3);
-      await one.budgets.chargeTokens(G1, ['d:2026-12-06'], 7);
-      expect(await other.budgets.tokenUsage(G1, ['d:2026-12-06'])).toEqual({ 'd:2026-12-06': 130 });
+      await one.budgets.chargeTokens(G1, ['d:2026-12-06', 'm:2026-12'], 100);
+      // Both periods in one command: no read of the counters, no version token.
+      expect(sent).toEqual(['update token_budgets']);
+      // Another process (another store object) and this one, each charging many times at once.
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 === 0 ? one : other).budgets.chargeTokens(G1, ['d:2026-12-06', 'm:2026-12'], 5),
+        ),
+      );
+      expect(await other.budgets.tokenUsage(G1, ['d:2026-12-06', 'm:2026-12', 'd:2026-12-07'])).toEqual({
+        'd:2026-12-06': 160,
+        'm:2026-12': 160,
+        'd:2026-12-07': 0,
+      });
     } finally {
       client.off('commandStarted', started);
       await one.close();
       await other.close();
+    }
+  });
+
+  it('counts a shared counter written before per-writer counters', async () => {
+    const { client, db } = mongo;
+    const store = createMongoStore({ client, dbName: `${db}_charge_legacy` });
+    await store.setup();
+    try {
+      // The layout before: one guarded counter per guild and period.
+      await client
+        .db(`${db}_charge_legacy`)
+        .collection<{ _id: string; ep: string; guildId: string; period: string; tokens: number }>(
+          'token_budgets',
+        )
+        .insertOne({
+          _id: `${G1.length}:${G1}|12:d:2026-12-06|`,
+          ep: 'e1',
+          guildId: G1,
+          period: 'd:2026-12-06',
+          tokens: 40,
+        });
+      await store.budgets.chargeTokens(G1, ['d:2026-12-06'], 2);
+      expect(await store.budgets.tokenUsage(G1, ['d:2026-12-06'])).toEqual({ 'd:2026-12-06': 42 });
+    } finally {
+      await store.close();
     }
   });
 
