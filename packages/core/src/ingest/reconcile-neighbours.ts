@@ -30,14 +30,11 @@ export async function neighbourPool(
     deps.store.vectors.search({ kind: 'fact', guildId, vector, limit: MAX_NEIGHBOURS, ...scope }),
     deps.store.facts.searchText({ guildId, ...scope }, queryTerms(candidate.text), MAX_NEIGHBOURS),
   ]);
-  const facts = new Map(
-    (
-      await reads.facts(
-        guildId,
-        hits.map((h) => h.id),
-      )
-    ).map((f) => [f.id, f]),
-  );
+  // Keyword hits come with their facts, read at the same moment as the vector hits: only vector
+  // hits the keyword search did not return are read by id (none, often: one round trip less).
+  const facts = new Map(lexical.map((t) => [t.fact.id, t.fact]));
+  const unread = hits.map((h) => h.id).filter((id) => !facts.has(id));
+  if (unread.length > 0) for (const f of await reads.facts(guildId, unread)) facts.set(f.id, f);
   const optedOut = await optedOutRead;
   // Statements of members who opted out are neither shown to the model nor retired by others.
   const live = (f: Fact | undefined): f is Fact =>

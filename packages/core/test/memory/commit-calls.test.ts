@@ -271,37 +271,53 @@ describe('extraction commit store calls', () => {
     await h.memory.close();
   });
 
-  it("reads the neighbours that a batch's candidates share once", async () => {
+  /** Reconcile's store calls when Alice's facts `stored` exist and `added` are extracted. */
+  async function reconcileCalls(stored: readonly string[], added: readonly string[]) {
     const counted = new StoreWaves(createInMemoryStore());
     const h = harness({}, { store: counted.store });
-    // Replies in order (the last one repeats): three facts, then the two others.
+    // Replies in order (the last one repeats): the stored facts, then the added ones.
     h.llm.script(
       'extraction',
-      ...[TEXTS.slice(0, 3), TEXTS.slice(3)].map((texts) =>
-        ops(...texts.map((text) => op({ text, sources: [1] }))),
-      ),
+      ...[stored, added].map((texts) => ops(...texts.map((text) => op({ text, sources: [1] })))),
     );
     const extract = async (texts: readonly string[], first: string) => {
       await h.say(ALICE, first);
       await h.say(ALICE, `busy week honestly, ${texts.length} things`);
       await h.say(ALICE, `anyway how is everyone ${texts.length}`);
     };
-    await extract(TEXTS.slice(0, 3), 'I keep bees, play the cello and train for a marathon');
+    await extract(stored, 'I keep bees, play the cello and train for a marathon');
     await h.memory.flush();
-    await extract(TEXTS.slice(3), 'I also fix vintage radios and grow chillies on the balcony');
+    await extract(added, 'I also fix vintage radios and grow chillies on the balcony');
     const { byWave } = await counted.measure(() => h.memory.flush());
+    await h.memory.close();
     // Reconcile: from the candidates' duplicate checks on (the batch's context read facts before).
     const reconcile = byWave.slice(byWave.findIndex((w) => w.includes('facts.findByNormalizedText'))).flat();
-    const calls = (name: string) => reconcile.filter((c) => c === name).length;
-    // Both new candidates look for neighbours (one vector search each) and find Alice's three
-    // stored facts: one read of them.
-    expect(calls('facts.findByNormalizedText')).toBe(2);
-    expect(calls('vectors.search')).toBe(2);
-    expect(calls('facts.get')).toBe(1);
-    // The neighbours are searched with the duplicate checks, not after them.
     const first = byWave.findIndex((w) => w.includes('facts.findByNormalizedText'));
-    expect(byWave[first]).toContain('vectors.search');
-    await h.memory.close();
+    return {
+      calls: (name: string) => reconcile.filter((c) => c === name).length,
+      firstWave: byWave[first] ?? [],
+    };
+  }
+
+  it("reads the neighbours that a batch's candidates share once, and none the keyword search returned", async () => {
+    // The stored facts share no word with the new ones: each candidate finds them by vector only.
+    const apart = await reconcileCalls(
+      ['Keeps bees on the roof', 'Plays the cello in a quartet', 'Is training for a marathon in Lisbon'],
+      TEXTS.slice(3),
+    );
+    // Both new candidates look for neighbours (one vector search each) and find the same three
+    // stored facts: one read of them.
+    expect(apart.calls('facts.findByNormalizedText')).toBe(2);
+    expect(apart.calls('vectors.search')).toBe(2);
+    expect(apart.calls('facts.get')).toBe(1);
+    // The neighbours are searched with the duplicate checks, not after them.
+    expect(apart.firstWave).toContain('vectors.search');
+    // Sharing a word ("Alice"), the same neighbours also come back from the keyword search, with
+    // their facts: nothing is read by id (a round trip less on a remote store).
+    const shared = await reconcileCalls(TEXTS.slice(0, 3), TEXTS.slice(3));
+    expect(shared.calls('vectors.search')).toBe(2);
+    expect(shared.calls('facts.searchText')).toBe(2);
+    expect(shared.calls('facts.get')).toBe(0);
   });
 
   it('reinforces several facts together where transactions are ordered, one at a time where atomic', async () => {
