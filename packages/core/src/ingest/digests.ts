@@ -62,21 +62,28 @@ export async function refreshDigest(
     guildId,
     task: { kind: 'summarize', input },
   });
-  await deps.budgets.charge(guildId, response.promptTokens);
-  const text = response.text.trim().split(/\s+/).slice(0, MAX_WORDS).join(' ');
-  if (text.length < 12) return 'kept';
-  const vectors = await deps.embedder.embed([text, ...facts.slice(0, CENTROID_FACTS).map((f) => f.text)]);
-  const [summary, ...factVectors] = vectors;
-  const dims = summary?.length ?? 0;
-  if (!summary || dot(summary, centroid(factVectors, dims)) < deps.config.extraction.digestSanityThreshold)
-    return 'kept';
-  await deps.store.digests.putDigest({
-    guildId,
-    subjectId,
-    text,
-    generatedAt: deps.clock.now(),
-    sourceFactCount: facts.length,
-    channels: mergeChannels(...summarised.map((f) => f.channels)),
-  });
-  return 'updated';
+  // The charge goes out beside the digest's write (one round trip, not two, on a remote store) and
+  // is awaited before the refresh returns, so a failed charge is still reported.
+  const charged = deps.budgets.charge(guildId, response.promptTokens);
+  charged.catch(() => undefined);
+  try {
+    const text = response.text.trim().split(/\s+/).slice(0, MAX_WORDS).join(' ');
+    if (text.length < 12) return 'kept';
+    const vectors = await deps.embedder.embed([text, ...facts.slice(0, CENTROID_FACTS).map((f) => f.text)]);
+    const [summary, ...factVectors] = vectors;
+    const dims = summary?.length ?? 0;
+    if (!summary || dot(summary, centroid(factVectors, dims)) < deps.config.extraction.digestSanityThreshold)
+      return 'kept';
+    await deps.store.digests.putDigest({
+      guildId,
+      subjectId,
+      text,
+      generatedAt: deps.clock.now(),
+      sourceFactCount: facts.length,
+      channels: mergeChannels(...summarised.map((f) => f.channels)),
+    });
+    return 'updated';
+  } finally {
+    await charged;
+  }
 }

@@ -27,6 +27,8 @@ describe('digest refresh', () => {
     const { byWave } = await counted.measure(() => h.memory.flush({ guildId: GUILD }));
     const digestWave = byWave.find((wave) => wave.includes('digests.getDigest'));
     expect(digestWave).toEqual(expect.arrayContaining(['consent.optedOutUsers', 'facts.topStrength']));
+    // The summary's charge goes out with the digest's write, not before it.
+    expect(byWave.find((wave) => wave.includes('digests.putDigest'))).toContain('budgets.chargeTokens');
     // The digest was written from those reads.
     const block = (await h.memory.promptContext({ guildId: GUILD, askerId: ALICE, text: 'what do i grow?' }))
       .injectionBlock;
