@@ -142,15 +142,20 @@ export function world(options: { synonyms?: readonly (readonly string[])[] } = {
   };
 }
 
-/** Wraps a store so one port method fails. */
-export function failing<T extends object>(target: T, method: keyof T, error = new Error('boom')): T {
+/** `target` with `method` (or a port) replaced by `impl`; its other methods stay its own, bound (private fields work). */
+export function withMethod<T extends object, K extends keyof T>(target: T, method: K, impl: T[K]): T {
   return new Proxy(target, {
     get(t, p, r) {
-      if (p === method) return async () => Promise.reject(error);
+      if (p === method) return impl;
       const v = Reflect.get(t, p, r);
       return typeof v === 'function' ? v.bind(t) : v;
     },
   });
+}
+
+/** Wraps a store so one port method fails. */
+export function failing<T extends object>(target: T, method: keyof T, error = new Error('boom')): T {
+  return withMethod(target, method, (async () => Promise.reject(error)) as T[keyof T]);
 }
 
 /** A store whose `role` port is replaced. */
@@ -159,11 +164,5 @@ export function withPort<K extends keyof MemoryStore>(
   role: K,
   port: MemoryStore[K],
 ): MemoryStore {
-  return new Proxy(store, {
-    get(t, p, r) {
-      if (p === role) return port;
-      const v = Reflect.get(t, p, r);
-      return typeof v === 'function' ? v.bind(t) : v;
-    },
-  });
+  return withMethod(store, role, port);
 }

@@ -4,7 +4,7 @@ import { ErrorCode, MemoryError, type MemoryStore } from '../../src/index.js';
 import type { StoreCapabilities } from '../../src/ports/memory-store.js';
 import { interceptStore } from '../../src/testing/intercept-store.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
-import { failing, withPort } from '../helpers/world.js';
+import { failing, withMethod, withPort } from '../helpers/world.js';
 import { ALICE, GUILD, harness, op, ops } from './helpers.js';
 
 const TEXTS = [
@@ -197,17 +197,7 @@ describe('extraction commit store calls', () => {
       return logged('complete', queue.complete(...args));
     };
     const store = interceptStore(
-      withPort(
-        ordered,
-        'queue',
-        new Proxy(queue, {
-          get(t, p, r) {
-            if (p === 'complete') return complete;
-            const v = Reflect.get(t, p, r);
-            return typeof v === 'function' ? v.bind(t) : v;
-          },
-        }),
-      ),
+      withPort(ordered, 'queue', withMethod(queue, 'complete', complete)),
       (role, method, call) => {
         const out = call();
         const name = `${role}.${method}`;
