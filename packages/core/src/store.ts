@@ -101,10 +101,12 @@ export type { VectorHit, VectorIndex, VectorItem, VectorKind, VectorQuery } from
 export { indexTerms, normalizeText, queryTerms } from './text/analyze.js';
 export {
   Bm25Corpus,
+  type Bm25Counts,
   type Bm25Doc,
   type Bm25Search,
   bm25FullMatchScore,
   bm25Idf,
   rankBm25,
   searchBm25,
+  searchBm25In,
 } from './text/bm25.js';

@@ -17,8 +17,9 @@ import type {
 import { FactStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
 import { isDuplicateKey } from './insert-tolerant.js';
-import { corpusStats, corpusStatsTtl, findMatching, rankWithStats, termList } from './keyword-ranking.js';
+import { termList } from './keyword-ranking.js';
 import type { MongoContext } from './mongo-context.js';
+import { searchFactTerms } from './mongo-fact-keyword.js';
 import {
   applyPatch,
   factKey,
@@ -29,7 +30,7 @@ import {
 } from './mongo-fact-mapping.js';
 import { byStrength, countHistory, factPage, sample } from './mongo-fact-pages.js';
 import { findByText, findByTexts, textLockKeys } from './mongo-fact-texts.js';
-import { factAlternatives, factPasses, factQuery } from './mongo-filters.js';
+import { factAlternatives, factQuery } from './mongo-filters.js';
 import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import type { FactDoc, HistoryDoc } from './mongo-memory-docs.js';
 import { raw } from './raw-doc.js';
@@ -216,23 +217,19 @@ export class MongoFactStore extends FactStoreBase {
     await this.#ctx.enter();
     const list = termList(terms);
     if (list.length === 0 || limit <= 0) return [];
-    const guildId = requireString(filter.guildId, 'guildId');
-    const facts = raw(this.#ctx.c.facts);
-    const [matching, stats] = await this.#ctx.all(
-      () => findMatching<FactDoc>(this.#ctx, facts, { guildId: { $eq: guildId } }, list),
-      () =>
-        this.#ctx.lagging('facts', `stats|${guildId}`, corpusStatsTtl(this.#ctx), () =>
-          corpusStats(facts, { guildId: { $eq: guildId } }, this.#ctx.opts()),
-        ),
+    const scoped = { ...filter, guildId: requireString(filter.guildId, 'guildId') };
+    const { docs, ranked } = await searchFactTerms(
+      this.#ctx,
+      raw(this.#ctx.c.facts),
+      scoped,
+      list,
+      terms,
+      limit,
     );
-    const byId = new Map(matching.map((d) => [d.id, d]));
-    const docs = matching.map((d) => ({ id: d.id, terms: d.terms }));
-    const candidates = docs.filter((d) => factPasses(byId.get(d.id) as FactDoc, filter));
-    const { hits, fullMatchScore } = rankWithStats(stats, docs, candidates, terms, limit);
-    return hits.map((h) => ({
-      fact: fromFactDoc(byId.get(h.id) as FactDoc),
+    return ranked.hits.map((h) => ({
+      fact: fromFactDoc(docs.get(h.id) as FactDoc),
       score: h.score,
-      fullMatchScore,
+      fullMatchScore: ranked.fullMatchScore,
     }));
   }
 

@@ -1,4 +1,10 @@
 /**
+ * Results kept by `recent` and `lagging`: a guild's corpus size and, per keyword term, how many of
+ * its facts hold it (see mongo-fact-keyword.ts), so a few hundred terms per guild in use.
+ */
+const MAX_KEPT = 4096;
+
+/**
  * Reads shared within this process (the root context owns one; outside transactions only): a read
  * already in flight is joined, and ranking aggregates may be reused for a while. Every write by this
  * process to a collection bumps its counter, and a read started before the write is never shared
@@ -21,14 +27,14 @@ export class SharedReads {
     return p;
   }
 
-  /** `shared`, and the result is also kept for `ttlMs` (at most 256 entries). */
+  /** `shared`, and the result is also kept for `ttlMs` (at most `MAX_KEPT` entries, the oldest dropped first). */
   recent<T>(collection: string, key: string, ttlMs: number, read: () => Promise<T>): Promise<T> {
     const k = `${collection}|${this.#writes.get(collection) ?? 0}|${key}`;
     const hit = this.#recent.get(k);
     if (hit && Date.now() - hit.at < ttlMs) return hit.value as Promise<T>;
     const value = this.shared(collection, key, read);
     this.#recent.delete(k);
-    if (this.#recent.size >= 256) this.#recent.delete(this.#recent.keys().next().value as string);
+    if (this.#recent.size >= MAX_KEPT) this.#recent.delete(this.#recent.keys().next().value as string);
     this.#recent.set(k, { at: Date.now(), value });
     value.catch(() => this.#recent.delete(k));
     return value;

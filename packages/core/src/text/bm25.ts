@@ -8,6 +8,13 @@ export interface Bm25Options {
   readonly b?: number;
 }
 
+/** What BM25 needs to know of a corpus (see `Bm25Corpus.fromCounts`). */
+export interface Bm25Counts {
+  readonly docs: number;
+  readonly totalLength: number;
+  readonly docsWith: ReadonlyMap<string, number>;
+}
+
 /**
  * Corpus statistics for BM25: document count, average length and per-term document frequency.
  * Built once per query over the corpus the index covers.
@@ -16,6 +23,19 @@ export class Bm25Corpus {
   readonly #df = new Map<string, number>();
   #docs = 0;
   #totalLength = 0;
+
+  /**
+   * A corpus known by its counts instead of its documents: `docs` documents of `totalLength`
+   * terms in all, `docsWith` documents holding each term (terms left out hold none). Scores equal
+   * those of a corpus built document by document with the same counts.
+   */
+  static fromCounts(counts: Bm25Counts): Bm25Corpus {
+    const corpus = new Bm25Corpus();
+    corpus.#docs = counts.docs;
+    corpus.#totalLength = counts.totalLength;
+    for (const [term, n] of counts.docsWith) corpus.#df.set(term, n);
+    return corpus;
+  }
 
   add(terms: readonly string[]): void {
     this.#docs++;
@@ -105,6 +125,19 @@ export function searchBm25(
 ): Bm25Search {
   const stats = new Bm25Corpus();
   for (const doc of corpus) stats.add(doc.terms);
+  return searchBm25In(stats, candidates, query, limit);
+}
+
+/**
+ * `searchBm25` over a corpus given by its statistics (`Bm25Corpus`, e.g. `fromCounts`): for a
+ * store that counts the documents holding each query term instead of reading them.
+ */
+export function searchBm25In(
+  stats: Bm25Corpus,
+  candidates: Iterable<Bm25Doc>,
+  query: readonly string[],
+  limit: number,
+): Bm25Search {
   const wanted = new Set(query);
   const hits: { id: string; score: number }[] = [];
   for (const doc of candidates) {
