@@ -1,7 +1,6 @@
 import type { Alias } from '@permafrost/core';
 import { AliasStoreBase } from '@permafrost/core/store';
 import type { Document } from 'mongodb';
-import { DELETE } from './guard-types.js';
 import type { MongoContext } from './mongo-context.js';
 import { docKey, finite, prefixUpperBound, requireId, requireString, validDate } from './mongo-keys.js';
 import type { AliasDoc, AliasEntry } from './mongo-memory-docs.js';
@@ -31,6 +30,11 @@ function entryOf(a: Alias): AliasEntry {
   };
 }
 
+/** The document with these members (`userIds` follows `users`). */
+export function withUsers(doc: AliasDoc, users: AliasEntry[]): AliasDoc {
+  return { ...doc, users, userIds: users.map((u) => u.userId) };
+}
+
 /**
  * Merges aliases into their documents (one per guild + alias, listing its members): `merge`
  * decides an entry from the current one (if any) and the incoming one.
@@ -57,43 +61,16 @@ export async function writeAliases(
       if (i < 0) users.push(incoming);
       else users[i] = merge(users[i], incoming);
     }
-    return { _id: key, ep: '', guildId: group.guildId, alias: group.alias, users };
+    return withUsers({ _id: key, ep: '', guildId: group.guildId, alias: group.alias, users: [] }, users);
   });
 }
 
 /** Every alias of the guild (or of one member), flattened. */
 export async function guildAliases(ctx: MongoContext, guildId: string, userId?: string): Promise<Alias[]> {
   const filter: Document = { guildId: { $eq: guildId } };
-  if (userId !== undefined) filter['users.userId'] = { $eq: userId };
+  if (userId !== undefined) filter['userIds'] = { $eq: userId };
   const docs = (await ctx.c.aliases.find(filter, ctx.readOpts()).toArray()) as AliasDoc[];
   return docs.flatMap(aliasesOfDoc).filter((a) => userId === undefined || a.userId === userId);
-}
-
-/** Removes a member from every alias of the guild; returns the entries removed. */
-export async function removeMemberAliases(
-  ctx: MongoContext,
-  guildId: string,
-  userId: string,
-): Promise<number> {
-  const docs = await ctx.c.aliases
-    .find(
-      { guildId: { $eq: guildId }, 'users.userId': { $eq: userId } },
-      { projection: { _id: 1 }, ...ctx.readOpts() },
-    )
-    .toArray();
-  let removed = 0;
-  const out = await ctx.guard.mutateMany(
-    ctx.c.aliases,
-    docs.map((d) => d._id),
-    (doc) => {
-      if (!doc || !doc.users.some((u) => u.userId === userId)) return null;
-      const users = doc.users.filter((u) => u.userId !== userId);
-      return users.length === 0 ? DELETE : { ...doc, users };
-    },
-  );
-  for (const o of out.values())
-    if (o.changed) removed += (o.before?.users ?? []).filter((u) => u.userId === userId).length;
-  return removed;
 }
 
 export class MongoAliasStore extends AliasStoreBase {

@@ -119,6 +119,12 @@ export interface AliasDoc extends GuardedDoc {
   guildId: string;
   alias: string;
   users: AliasEntry[];
+  /**
+   * `users[].userId` at the top level, where a member's aliases are looked up (FerretDB pushes
+   * only top-level equalities down). Written with `users` (`withUsers`); setup gives documents
+   * written before it theirs.
+   */
+  userIds?: string[];
 }
 
 /** Entity slugs having one alias: `findEntitiesByAlias` reads these by `_id`. */

@@ -1,7 +1,7 @@
 import { type PurgePlan, relationRefKey } from '@permafrost/core/store';
 import { DELETE } from './guard-types.js';
 import { digestKey } from './mongo-admin-mapping.js';
-import { aliasKey } from './mongo-alias-store.js';
+import { aliasKey, withUsers } from './mongo-alias-store.js';
 import type { MongoContext } from './mongo-context.js';
 import { entityAliasKey } from './mongo-entity-aliases.js';
 import { factKey, sourceDoc } from './mongo-fact-mapping.js';
@@ -79,7 +79,7 @@ export async function applyPurge(ctx: MongoContext, plan: PurgePlan): Promise<vo
     const drop = aliases.get(k) as Set<string>;
     if (!doc?.users.some((u) => drop.has(u.userId))) return null;
     const users = doc.users.filter((u) => !drop.has(u.userId));
-    return users.length === 0 ? DELETE : { ...doc, users };
+    return users.length === 0 ? DELETE : withUsers(doc, users);
   });
   await ctx.deleteIds(
     c.digests,

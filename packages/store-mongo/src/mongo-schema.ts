@@ -168,7 +168,7 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
   entities: [{ name: 'guild_linked_user', key: { guildId: 1, linkedUserId: 1 } }],
   aliases: [
     { name: 'guild_alias', key: { guildId: 1, alias: 1 } },
-    { name: 'guild_user', key: { guildId: 1, 'users.userId': 1 } },
+    { name: 'guild_user_ids', key: { guildId: 1, userIds: 1 } },
   ],
   optOuts: [{ name: 'guild_user', key: { guildId: 1, userId: 1 } }],
   digests: [{ name: 'guild', key: { guildId: 1 } }],

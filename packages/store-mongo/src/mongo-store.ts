@@ -2,6 +2,7 @@ import { ErrorCode, MemoryError, type MemoryStore, type StoreCapabilities } from
 import { conversationRoles, governanceRoles } from '@permafrost/core/store';
 import { MongoClient } from 'mongodb';
 import { insertTolerant } from './insert-tolerant.js';
+import { migrateAliasUserIds } from './mongo-alias-migration.js';
 import { MongoAliasStore } from './mongo-alias-store.js';
 import { MongoContext } from './mongo-context.js';
 import { MongoConversationStore } from './mongo-conversation-store.js';
@@ -113,6 +114,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
       await reindexTermsIfNeeded(ctx);
       await migrateNulScopes(ctx);
       await migrateFactScopes(ctx);
+      await migrateAliasUserIds(ctx);
     },
     async ping() {
       await ctx.db.command({ ping: 1 });
