@@ -2,10 +2,10 @@ import { ErrorCode, MemoryError, type MemoryStore, type StoreCapabilities } from
 import { conversationRoles, governanceRoles } from '@permafrost/core/store';
 import { MongoClient } from 'mongodb';
 import { insertTolerant } from './insert-tolerant.js';
-import { migrateAliasUserIds } from './mongo-alias-migration.js';
 import { MongoAliasStore } from './mongo-alias-store.js';
 import { MongoContext } from './mongo-context.js';
 import { MongoConversationStore } from './mongo-conversation-store.js';
+import { migrateAliasUserIds, migrateFactScopes } from './mongo-doc-migrations.js';
 import { MongoFactStore } from './mongo-fact-store.js';
 import { MongoGovernanceStore } from './mongo-governance-store.js';
 import { MongoGraphStore } from './mongo-graph-store.js';
@@ -16,7 +16,6 @@ import { probeServer } from './mongo-probe.js';
 import { MongoReactionStore } from './mongo-reaction-store.js';
 import { reindexTermsIfNeeded } from './mongo-reindex.js';
 import { createIndexes, SCHEMA_VERSION } from './mongo-schema.js';
-import { migrateFactScopes } from './mongo-scope-migration.js';
 import { MongoVectorIndex } from './mongo-vector-index.js';
 import type { ServerProfile } from './server-profile.js';
 
