@@ -19,6 +19,13 @@ interface GuardHost {
 const BUSY_MARGIN_MS = 30_000;
 
 /**
+ * Documents per guarded round (read, tokens, one bulk write). On FerretDB v1.24 over PostgreSQL a
+ * round over about a hundred documents made the server stop answering every client (PostgreSQL
+ * idle; only a restart helped): a purge of a member quoted in 150 facts did, as did a migration
+ * writing 100 alias documents at once; 16 or 20 never did. Larger writes go in several rounds.
+ */
+const WRITE_CHUNK = 16;
+/**
  * Linearizable read-modify-write of documents on servers whose updates are not atomic.
  *
  * FerretDB applies every update by reading the document, changing it in Go and writing the
@@ -99,16 +106,18 @@ export class DocGuard {
     }
     const release = await this.locks.acquire(unique.map((id) => `${coll.collectionName}\u0000${id}`));
     try {
-      let first = true;
-      await this.#untilDone(unique, 'a document', async (todo) => {
-        const reuse = first && options.reuseWritten === true;
-        const known = first ? options.known : undefined;
-        first = false;
-        const retry = await this.#round(coll, todo, change, options, out, reuse, known);
-        // A document that needs another round is read again, now and by the next call.
-        for (const id of retry) this.written.forget(coll.collectionName, id);
-        return retry;
-      });
+      for (let i = 0; i < unique.length; i += WRITE_CHUNK) {
+        let first = true;
+        await this.#untilDone(unique.slice(i, i + WRITE_CHUNK), 'a document', async (todo) => {
+          const reuse = first && options.reuseWritten === true;
+          const known = first ? options.known : undefined;
+          first = false;
+          const retry = await this.#round(coll, todo, change, options, out, reuse, known);
+          // A document that needs another round is read again, now and by the next call.
+          for (const id of retry) this.written.forget(coll.collectionName, id);
+          return retry;
+        });
+      }
     } finally {
       release();
     }

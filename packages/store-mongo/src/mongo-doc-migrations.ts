@@ -6,15 +6,10 @@ import { SERVER_SCOPE } from './mongo-keys.js';
 import type { AliasDoc, FactDoc } from './mongo-memory-docs.js';
 
 /**
- * Documents per guarded write: on FerretDB v1.24 over PostgreSQL one guarded write of a hundred
- * documents at once made the server stop answering every client, while 16 or 20 never did.
- */
-const CHUNK = 16;
-
-/**
  * Rewrites the documents an earlier version left without a field, once per database (the
  * `store_meta` marker records it), through guarded writes: safe from several processes at once and
- * next to concurrent writers, which write the field themselves. Reads every id first, then writes.
+ * next to concurrent writers, which write the field themselves. Reads every id first, then writes
+ * (the guard writes them a few at a time: see WRITE_CHUNK in doc-guard.ts).
  */
 async function migrateOnce<D extends GuardedDoc>(
   ctx: MongoContext,
@@ -25,13 +20,9 @@ async function migrateOnce<D extends GuardedDoc>(
 ): Promise<number> {
   if (await ctx.c.storeMeta.findOne({ _id: marker })) return 0;
   const ids = (await coll.find(missing, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
-  let changed = 0;
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const out = await ctx.guard.mutateMany(coll, ids.slice(i, i + CHUNK), change);
-    changed += [...out.values()].filter((o) => o.changed).length;
-  }
+  const out = await ctx.guard.mutateMany(coll, ids, change);
   await ctx.upsert(ctx.c.storeMeta, marker, { value: 1 });
-  return changed;
+  return [...out.values()].filter((o) => o.changed).length;
 }
 
 /**
