@@ -31,7 +31,7 @@ function entryOf(a: Alias): AliasEntry {
 }
 
 /** The document with these members (`userIds` follows `users`). */
-export function withUsers(doc: AliasDoc, users: AliasEntry[]): AliasDoc {
+export function withUsers(doc: Omit<AliasDoc, 'users' | 'userIds'>, users: AliasEntry[]): AliasDoc {
   return { ...doc, users, userIds: users.map((u) => u.userId) };
 }
 
@@ -61,7 +61,7 @@ export async function writeAliases(
       if (i < 0) users.push(incoming);
       else users[i] = merge(users[i], incoming);
     }
-    return withUsers({ _id: key, ep: '', guildId: group.guildId, alias: group.alias, users: [] }, users);
+    return withUsers({ _id: key, ep: '', guildId: group.guildId, alias: group.alias }, users);
   });
 }
 

@@ -9,12 +9,13 @@ import type { RawDoc } from './raw-doc.js';
 
 /**
  * Keyword search over a guild's facts: BM25 of `query` (as core and SQLite FTS5 rank it) over the
- * facts in the filter's scope that hold one of `terms` (the query's distinct terms). Only those facts are read. What BM25 needs of the
- * rest of the guild is counted, not read: the guild's size (`corpusStats`) and, per term, how many
- * of its facts hold it (any validity, as FTS5 counts its whole index). Both counts may be reused
- * while this process does not write facts, for as long as a corpus size may (`corpusStatsTtl`):
- * a member's keyword search then reads that member's matching facts, not every fact of the guild
- * that shares a word with the query. The documents matched are never stale.
+ * facts in the filter's scope that hold one of `terms` (the query's distinct terms). Only those
+ * facts are read. What BM25 needs of the rest of the guild is counted, not read: the guild's size
+ * (`corpusStats`) and, per term, how many of its facts hold it (any validity, as FTS5 counts its
+ * whole index). Both counts may be reused while this process does not write facts, for as long as
+ * a corpus size may (`corpusStatsTtl`): a member's keyword search then reads that member's
+ * matching facts, not every fact of the guild that shares a word with the query. The documents
+ * matched are never stale.
  */
 export async function searchFactTerms(
   ctx: MongoContext,
