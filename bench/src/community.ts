@@ -101,7 +101,7 @@ export const TOPICS = [
   'pottery',
   'drum and bass',
 ];
-const PLACES = [
+export const PLACES = [
   'Berlin',
   'Osaka',
   'Lisbon',
@@ -132,8 +132,8 @@ const JOBS = [
   'game designer',
 ];
 const PETS = ['a golden retriever', 'two cats', 'a corgi', 'a gecko', 'a parrot', 'a rescue greyhound'];
-const PET_NAMES = ['Biscuit', 'Mochi', 'Pixel', 'Nova', 'Waffles', 'Juniper', 'Tofu', 'Ziggy'];
-const GAMES = [
+export const PET_NAMES = ['Biscuit', 'Mochi', 'Pixel', 'Nova', 'Waffles', 'Juniper', 'Tofu', 'Ziggy'];
+export const GAMES = [
   'Elden Ring',
   'Hades',
   'Stardew Valley',

@@ -19,7 +19,7 @@ import {
 } from '@permafrost/core/testing';
 import { createMongoStore } from '@permafrost/store-mongo';
 import { MongoClient } from 'mongodb';
-import { chatLine, makeMembers } from '../community.js';
+import { chatLine, GAMES, makeMembers, PET_NAMES, PLACES, TOPICS } from '../community.js';
 import { replyAsJsonChild } from '../harness/child.js';
 import {
   type CommandCount,
@@ -37,6 +37,33 @@ const args = parseArgs(process.argv.slice(2));
 const location = args.get('location') ?? '';
 const perMember = Math.max(1, Math.round(Number(args.get('messages') ?? 30) / 3));
 const CHANNEL = '1200000000000000002';
+
+/** Entity kinds of the community's vocabulary, as a model would label them. */
+const VOCABULARY: readonly (readonly [string, 'activity' | 'product' | 'place' | 'concept'])[] = [
+  ...TOPICS.map((t) => [t, 'activity'] as const),
+  ...GAMES.map((g) => [g, 'product'] as const),
+  ...PLACES.map((p) => [p, 'place'] as const),
+  ...PET_NAMES.map((n) => [n, 'concept'] as const),
+];
+
+/**
+ * What a model names in a line: the topics, games, places and pets it mentions, and a member it
+ * @-mentions (a person, with a relation from the author), so that commits resolve names and write
+ * entities, relations and links as they do for real extractions.
+ */
+function namedIn(content: string, author: string) {
+  const lower = content.toLowerCase();
+  const entities: { name: string; kind: string }[] = VOCABULARY.filter(([name]) =>
+    lower.includes(name.toLowerCase()),
+  ).map(([name, kind]) => ({ name, kind }));
+  const relations: Record<string, string | null>[] = [];
+  const mention = /@(\S+)/.exec(content)?.[1];
+  if (mention) {
+    entities.push({ name: mention, kind: 'person' });
+    relations.push({ verb: 'asked', fromToken: author, toToken: null, fromEntity: null, toEntity: mention });
+  }
+  return { entities, relations };
+}
 
 async function main(): Promise<unknown> {
   const clock = await startRoundTripClock(location);
@@ -59,8 +86,7 @@ async function main(): Promise<unknown> {
             category: 'interests',
             confidence: 0.8,
             sourceMessageIndexes: [l.index],
-            entities: [],
-            relations: [],
+            ...namedIn(l.content, prompt.author as string),
           })),
       },
     };

@@ -12,7 +12,7 @@ export {
 export { registerStoreFactory } from './composition/store-registry.js';
 export { cosine } from './math/vector-math.js';
 export { channelsOfSources } from './model/audience.js';
-export { mergeEntity, newEntity } from './model/entity-rules.js';
+export { foldEntityUpserts, mergeEntity, newEntity } from './model/entity-rules.js';
 // The plans core computes and a store applies in one transaction (docs/writing-a-store.md)
 export type { ImportPlan, PurgePlan } from './model/governance-plans.js';
 export { type RelationRef, relationRefKey, relationRefOf } from './model/graph.js';
@@ -52,7 +52,13 @@ export type {
   TextHit,
   UpdateFactOptions,
 } from './ports/fact-store.js';
-export type { EntityUpsert, GraphStore, LinksForNodesOptions, RelationUpsert } from './ports/graph-store.js';
+export type {
+  EntityUpsert,
+  GraphStore,
+  GraphWrites,
+  LinksForNodesOptions,
+  RelationUpsert,
+} from './ports/graph-store.js';
 export type { GuildAdminStore } from './ports/guild-admin-store.js';
 export type {
   ClaimRequest,

@@ -8,6 +8,7 @@ import { factSuite } from './suites/facts.js';
 import { forgettingSuite } from './suites/forgetting.js';
 import { governanceSuite } from './suites/governance.js';
 import { graphSuite } from './suites/graph.js';
+import { graphWritesSuite } from './suites/graph-writes.js';
 import { guildImportSuite } from './suites/guild-import.js';
 import { memberReadsSuite } from './suites/member-reads.js';
 import { nulTextSuite } from './suites/nul-text.js';
@@ -46,6 +47,7 @@ export function describeStoreConformance(options: ConformanceOptions): void {
     factSearchSuite(options);
     aliasSuite(options);
     graphSuite(options);
+    graphWritesSuite(options);
     governanceSuite(options);
     memberReadsSuite(options);
     purgeSuite(options);

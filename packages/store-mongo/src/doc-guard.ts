@@ -198,14 +198,17 @@ export class DocGuard {
     options: GuardOptions<D>,
     out: Map<string, Outcome<D>>,
     reuse: boolean,
-    known: ReadonlyMap<string, D> | undefined,
+    known: ReadonlyMap<string, D | null> | undefined,
   ): Promise<string[]> {
     const remembered = reuse ? this.written.get<D>(coll.collectionName, ids) : new Map<string, D>();
+    const absent = new Set<string>();
     for (const id of ids) {
-      const doc = known?.get(id);
-      if (doc && !remembered.has(id)) remembered.set(id, doc);
+      if (remembered.has(id) || !known?.has(id)) continue;
+      const doc = known.get(id);
+      if (doc) remembered.set(id, doc);
+      else absent.add(id);
     }
-    const unread = ids.filter((id) => !remembered.has(id));
+    const unread = ids.filter((id) => !remembered.has(id) && !absent.has(id));
     const current = unread.length > 0 ? await this.#host.readMany(coll, unread) : new Map<string, D>();
     for (const [id, doc] of remembered) current.set(id, doc);
     const inserts: D[] = [];
@@ -216,7 +219,7 @@ export class DocGuard {
       const next = change(before, id);
       // "Nothing to change" decided on a remembered version is checked on a fresh read (no
       // write would reveal that the version was stale).
-      if (next === null && remembered.has(id)) retry.push(id);
+      if (next === null && (remembered.has(id) || absent.has(id))) retry.push(id);
       else if (next === null || (before === null && next === DELETE)) {
         out.set(id, { before, after: before, changed: false });
       } else if (before === null) {

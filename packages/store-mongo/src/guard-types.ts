@@ -29,8 +29,9 @@ export interface GuardOptions<D> {
    */
   readonly reuseWritten?: boolean;
   /**
-   * Versions the caller read moments ago and believes current (by `_id`): used instead of a read,
-   * with the same guarantees as `reuseWritten` (a stale one costs a retry from a fresh read).
+   * Versions the caller read moments ago and believes current (by `_id`; null: read as absent):
+   * used instead of a read, with the same guarantees as `reuseWritten` (a stale one costs a retry
+   * from a fresh read; an insert over a document that appeared meanwhile is lost and retried).
    */
-  readonly known?: ReadonlyMap<string, D>;
+  readonly known?: ReadonlyMap<string, D | null>;
 }

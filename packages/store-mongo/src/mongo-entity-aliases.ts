@@ -1,6 +1,6 @@
 import type { MongoContext } from './mongo-context.js';
 import { docKey } from './mongo-keys.js';
-import type { EntityDoc } from './mongo-memory-docs.js';
+import type { EntityAliasDoc, EntityDoc } from './mongo-memory-docs.js';
 
 export const entityAliasKey = (guildId: string, alias: string): string => docKey(guildId, alias);
 
@@ -12,21 +12,47 @@ export const entityAliasKey = (guildId: string, alias: string): string => docKey
  */
 export async function indexEntityAliases(
   ctx: MongoContext,
-  guildId: string,
-  slug: string,
-  aliases: readonly string[],
+  entries: ReadonlyMap<string, AliasEntry>,
+  known?: ReadonlyMap<string, EntityAliasDoc | null>,
 ): Promise<void> {
-  const keys = new Map([...new Set(aliases)].map((a) => [entityAliasKey(guildId, a), a]));
-  await ctx.guard.mutateMany(ctx.c.entityAliases, [...keys.keys()], (doc, key) => {
-    if (doc?.slugs.includes(slug)) return null;
-    return {
-      _id: key,
-      ep: '',
-      guildId,
-      alias: keys.get(key) as string,
-      slugs: [...(doc?.slugs ?? []), slug],
-    };
-  });
+  await ctx.guard.mutateMany(
+    ctx.c.entityAliases,
+    [...entries.keys()],
+    (doc, key) => {
+      const { guildId, alias, slugs } = entries.get(key) as AliasEntry;
+      const stored = doc?.slugs ?? [];
+      const added = slugs.filter((s) => !stored.includes(s));
+      if (added.length === 0) return null;
+      return { _id: key, ep: '', guildId, alias, slugs: [...stored, ...added] };
+    },
+    known ? { known } : {},
+  );
+}
+
+/** An alias document's alias and the slugs to add to it, in the order they were named. */
+export interface AliasEntry {
+  readonly guildId: string;
+  readonly alias: string;
+  readonly slugs: readonly string[];
+}
+
+/** The alias index entries of these entities, per alias document key. */
+export function aliasWrites(
+  entities: readonly {
+    readonly guildId: string;
+    readonly slug: string;
+    readonly aliases: readonly string[];
+  }[],
+): Map<string, AliasEntry> {
+  const keys = new Map<string, { guildId: string; alias: string; slugs: string[] }>();
+  for (const e of entities)
+    for (const alias of new Set(e.aliases)) {
+      const key = entityAliasKey(e.guildId, alias);
+      const entry = keys.get(key) ?? { guildId: e.guildId, alias, slugs: [] };
+      if (!entry.slugs.includes(e.slug)) entry.slugs.push(e.slug);
+      keys.set(key, entry);
+    }
+  return keys;
 }
 
 /** `{alias, slug}` for every entity of the guild carrying one of the aliases, oldest entity first. */

@@ -2,20 +2,21 @@ import type { Entity, Link, NodeRef, Relation } from '@permafrost/core';
 import {
   type EntityUpsert,
   GraphStoreBase,
+  type GraphWrites,
   type LinksForNodesOptions,
-  mergeEntity,
-  newEntity,
   type RelationUpsert,
 } from '@permafrost/core/store';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { findAny } from './find-any.js';
 import { insertTolerant } from './insert-tolerant.js';
 import type { MongoContext } from './mongo-context.js';
-import { entitiesByAlias, indexEntityAliases } from './mongo-entity-aliases.js';
+import { entityWrites, writeEntities } from './mongo-entities.js';
+import { entitiesByAlias } from './mongo-entity-aliases.js';
 import { factKey } from './mongo-fact-mapping.js';
 import { factPasses } from './mongo-filters.js';
-import { entityKey, fromEntityDoc, fromLinkDoc, toEntityDoc, toLinkDoc } from './mongo-graph-mapping.js';
-import { finite, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
+import { entityKey, fromEntityDoc, fromLinkDoc, toLinkDoc } from './mongo-graph-mapping.js';
+import { applyGraphWrites } from './mongo-graph-writes.js';
+import { finite, requireIds, requireString } from './mongo-keys.js';
 import type { EntityDoc, FactDoc, LinkDoc } from './mongo-memory-docs.js';
 import { MongoRelations } from './mongo-relations.js';
 import { type RawDoc, raw } from './raw-doc.js';
@@ -133,6 +134,11 @@ export class MongoGraphStore extends GraphStoreBase {
     return this.#relations.upsert(input);
   }
 
+  override async applyGraphWrites(writes: GraphWrites): Promise<void> {
+    await this.#ctx.enter();
+    await applyGraphWrites(this.#ctx, this.#relations, (links) => this.addLinks(links), writes);
+  }
+
   override relationsOf(
     guildId: string,
     nodes: readonly NodeRef[],
@@ -155,24 +161,8 @@ export class MongoGraphStore extends GraphStoreBase {
 
   override async upsertEntity(input: EntityUpsert): Promise<Entity> {
     await this.#ctx.enter();
-    const upsert: EntityUpsert = {
-      guildId: requireId(input.guildId, 'guildId'),
-      slug: requireId(input.slug, 'slug'),
-      name: requireString(input.name, 'name'),
-      kind: requireString(input.kind, 'kind') as EntityUpsert['kind'],
-      aliases: input.aliases.map((a) => requireString(a, 'aliases')),
-      at: validDate(input.at, 'at'),
-    };
-    await indexEntityAliases(this.#ctx, upsert.guildId, upsert.slug, upsert.aliases);
-    const outcome = await this.#ctx.guard.mutate(
-      this.#ctx.c.entities,
-      entityKey(upsert.guildId, upsert.slug),
-      (current) =>
-        current
-          ? { ...toEntityDoc(mergeEntity(fromEntityDoc(current), upsert)), ep: current.ep }
-          : toEntityDoc(newEntity(upsert)),
-    );
-    return fromEntityDoc(outcome.after as EntityDoc);
+    const stored = await writeEntities(this.#ctx, entityWrites([input]));
+    return stored.get(entityKey(input.guildId, input.slug)) as Entity;
   }
 
   override async getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {

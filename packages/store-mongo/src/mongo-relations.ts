@@ -47,6 +47,58 @@ export async function relationsByRef(
   return findAny<RelationDoc>(ctx, raw(ctx.c.relations), { guildId: { $eq: guildId } }, alternatives);
 }
 
+interface CheckedUpsert {
+  /** The edge's active document. */
+  readonly key: string;
+  readonly identity: Pick<Relation, 'guildId' | 'srcType' | 'srcId' | 'dstType' | 'dstId' | 'verb'>;
+  readonly polarity: Polarity;
+  readonly confidence: number;
+  readonly evidenceFactId: string;
+  readonly at: Date;
+}
+
+function checkedUpsert(input: RelationUpsert): CheckedUpsert {
+  const src = nodeOf(input.src);
+  const dst = nodeOf(input.dst);
+  const identity = {
+    guildId: requireId(input.guildId, 'guildId'),
+    srcType: src.type as Relation['srcType'],
+    srcId: src.id,
+    dstType: dst.type as Relation['dstType'],
+    dstId: dst.id,
+    verb: requireId(input.verb, 'verb'),
+  };
+  return {
+    key: activeRelationKey(identity),
+    identity,
+    polarity: requireString(input.polarity, 'polarity') as Polarity,
+    confidence: finite(input.confidence, 'confidence'),
+    evidenceFactId: requireString(input.evidenceFactId, 'evidenceFactId'),
+    at: validDate(input.at, 'at'),
+  };
+}
+
+/** The active documents these upserts write. */
+export const relationUpsertKeys = (inputs: readonly RelationUpsert[]): string[] => [
+  ...new Set(inputs.map((input) => checkedUpsert(input).key)),
+];
+
+/** The active document a first upsert of an edge creates. */
+function created(u: CheckedUpsert, rid: string): RelationDoc {
+  const { identity } = u;
+  const relation = newRelation({
+    guildId: identity.guildId,
+    src: { type: identity.srcType, id: identity.srcId },
+    dst: { type: identity.dstType, id: identity.dstId },
+    verb: identity.verb,
+    polarity: u.polarity,
+    confidence: u.confidence,
+    evidenceFactId: u.evidenceFactId,
+    at: u.at,
+  });
+  return { _id: '', ep: '', rid, ...relation, evidenceFactIds: [...relation.evidenceFactIds] };
+}
+
 /**
  * Typed relations. The active edge of (src, dst, verb) is the document at `activeRelationKey`, so
  * there is at most one without a partial unique index; merges are guarded read-modify-writes.
@@ -62,40 +114,37 @@ export class MongoRelations {
   }
 
   async upsert(input: RelationUpsert): Promise<Relation> {
+    const stored = await this.upsertMany([input]);
+    return stored[0] as Relation;
+  }
+
+  /**
+   * Relation upserts, each in order, whatever their number in one guarded write: the upserts of
+   * one edge are folded into one change of its active document. `known`: documents read moments
+   * ago. The stored relation per input.
+   */
+  async upsertMany(
+    inputs: readonly RelationUpsert[],
+    known?: ReadonlyMap<string, RelationDoc | null>,
+  ): Promise<Relation[]> {
     await this.#ctx.enter();
-    const at = validDate(input.at, 'at');
-    const confidence = finite(input.confidence, 'confidence');
-    const evidenceFactId = requireString(input.evidenceFactId, 'evidenceFactId');
-    const src = nodeOf(input.src);
-    const dst = nodeOf(input.dst);
-    const identity = {
-      guildId: requireId(input.guildId, 'guildId'),
-      srcType: src.type as Relation['srcType'],
-      srcId: src.id,
-      dstType: dst.type as Relation['dstType'],
-      dstId: dst.id,
-      verb: requireId(input.verb, 'verb'),
-    };
-    const rid = randomToken();
-    const outcome = await this.#ctx.guard.mutate(
+    const keyed = inputs.map(checkedUpsert);
+    const byKey = new Map<string, CheckedUpsert[]>();
+    for (const u of keyed) byKey.set(u.key, [...(byKey.get(u.key) ?? []), u]);
+    if (byKey.size === 0) return [];
+    const rids = new Map([...byKey.keys()].map((key) => [key, randomToken()]));
+    const outcomes = await this.#ctx.guard.mutateMany(
       this.#ctx.c.relations,
-      activeRelationKey(identity),
-      (current) => {
-        if (current) return { ...current, ...reinforceRelation(current, { confidence, evidenceFactId, at }) };
-        const created = newRelation({
-          guildId: identity.guildId,
-          src: { type: identity.srcType, id: identity.srcId },
-          dst: { type: identity.dstType, id: identity.dstId },
-          verb: identity.verb,
-          polarity: requireString(input.polarity, 'polarity') as Polarity,
-          confidence,
-          evidenceFactId,
-          at,
-        });
-        return { _id: '', ep: '', rid, ...created, evidenceFactIds: [...created.evidenceFactIds] };
+      [...byKey.keys()],
+      (current, key) => {
+        let doc: RelationDoc | null = current;
+        for (const u of byKey.get(key) ?? [])
+          doc = doc ? { ...doc, ...reinforceRelation(doc, u) } : created(u, rids.get(key) as string);
+        return doc;
       },
+      known ? { known } : {},
     );
-    return fromRelationDoc(outcome.after as RelationDoc);
+    return keyed.map(({ key }) => fromRelationDoc(outcomes.get(key)?.after as RelationDoc));
   }
 
   async relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]> {

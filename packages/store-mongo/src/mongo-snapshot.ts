@@ -4,7 +4,7 @@ import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { fromDigestDoc, optOutKey, toDigestDoc } from './mongo-admin-mapping.js';
 import { guildAliases, writeAliases } from './mongo-alias-store.js';
 import type { MongoContext } from './mongo-context.js';
-import { indexEntityAliases } from './mongo-entity-aliases.js';
+import { aliasWrites, indexEntityAliases } from './mongo-entity-aliases.js';
 import { fromFactDoc, fromHistoryDoc, toFactDoc, toHistoryDoc } from './mongo-fact-mapping.js';
 import type { DigestDoc } from './mongo-governance-docs.js';
 import {
@@ -82,7 +82,7 @@ export async function applyImport(ctx: MongoContext, plan: ImportPlan): Promise<
     plan.optOuts.map((o) => ({ _id: optOutKey(g, o.userId), guildId: g, userId: o.userId, at: o.at })),
   );
   await writeAliases(ctx, plan.aliases, (_current, incoming) => incoming);
-  for (const e of plan.entities) await indexEntityAliases(ctx, g, e.slug, e.aliases);
+  await indexEntityAliases(ctx, aliasWrites(plan.entities.map((e) => ({ ...e, guildId: g }))));
   await replaceAll(
     ctx,
     raw(c.entities),

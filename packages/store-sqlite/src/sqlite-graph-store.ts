@@ -2,6 +2,7 @@ import type { Entity, Link, NodeRef, Relation } from '@permafrost/core';
 import {
   type EntityUpsert,
   GraphStoreBase,
+  type GraphWrites,
   type LinksForNodesOptions,
   mergeEntity,
   newEntity,
@@ -38,13 +39,26 @@ export class SqliteGraphStore extends GraphStoreBase {
   }
 
   override async addLinks(links: readonly Link[]): Promise<void> {
+    await this.#c.write(() => this.#addLinks(links));
+  }
+
+  #addLinks(links: readonly Link[]): void {
+    const insert = this.#c.stmt(
+      `INSERT OR IGNORE INTO links (guild_id, fact_id, node_type, node_id, kind, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    for (const l of links)
+      insert.run(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+  }
+
+  /** One write transaction: the entities, then the relations, then the links. */
+  override async applyGraphWrites(writes: GraphWrites): Promise<void> {
+    const { entities, relations, links } = writes;
+    if (entities.length + relations.length + links.length === 0) return;
     await this.#c.write(() => {
-      const insert = this.#c.stmt(
-        `INSERT OR IGNORE INTO links (guild_id, fact_id, node_type, node_id, kind, created_at)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-      );
-      for (const l of links)
-        insert.run(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+      for (const entity of entities) this.#upsertEntity(entity);
+      for (const relation of relations) this.#upsertRelation(relation);
+      this.#addLinks(links);
     });
   }
 
@@ -82,38 +96,41 @@ export class SqliteGraphStore extends GraphStoreBase {
   }
 
   override upsertRelation(input: RelationUpsert): Promise<Relation> {
-    return this.#c.write(() => {
-      const existing = this.#relations.active(input.guildId, input.src, input.dst, input.verb);
-      if (existing) {
-        const next = reinforceRelation(
-          {
-            occurrences: existing.occurrences,
-            confidence: existing.confidence,
-            evidenceFactIds: JSON.parse(existing.evidence) as string[],
-          },
-          input,
-        );
-        const evidence = JSON.stringify(next.evidenceFactIds);
-        const at = next.updatedAt.getTime();
-        this.#c
-          .stmt(
-            `UPDATE relations SET occurrences = ?, confidence = ?, evidence = ?, weight = ?, updated_at = ?
-               WHERE row_id = ?`,
-          )
-          .run(next.occurrences, next.confidence, evidence, next.weight, at, existing.row_id);
-        return relationFromRow({
-          ...existing,
-          occurrences: next.occurrences,
-          confidence: next.confidence,
-          evidence,
-          weight: next.weight,
-          updated_at: at,
-        });
-      }
-      const created = newRelation(input);
-      this.#relations.insert(created);
-      return created;
-    });
+    return this.#c.write(() => this.#upsertRelation(input));
+  }
+
+  /** Merges into the active edge or starts one (inside a write). */
+  #upsertRelation(input: RelationUpsert): Relation {
+    const existing = this.#relations.active(input.guildId, input.src, input.dst, input.verb);
+    if (existing) {
+      const next = reinforceRelation(
+        {
+          occurrences: existing.occurrences,
+          confidence: existing.confidence,
+          evidenceFactIds: JSON.parse(existing.evidence) as string[],
+        },
+        input,
+      );
+      const evidence = JSON.stringify(next.evidenceFactIds);
+      const at = next.updatedAt.getTime();
+      this.#c
+        .stmt(
+          `UPDATE relations SET occurrences = ?, confidence = ?, evidence = ?, weight = ?, updated_at = ?
+             WHERE row_id = ?`,
+        )
+        .run(next.occurrences, next.confidence, evidence, next.weight, at, existing.row_id);
+      return relationFromRow({
+        ...existing,
+        occurrences: next.occurrences,
+        confidence: next.confidence,
+        evidence,
+        weight: next.weight,
+        updated_at: at,
+      });
+    }
+    const created = newRelation(input);
+    this.#relations.insert(created);
+    return created;
   }
 
   override relationsOf(
@@ -213,12 +230,14 @@ export class SqliteGraphStore extends GraphStoreBase {
   }
 
   override upsertEntity(input: EntityUpsert): Promise<Entity> {
-    return this.#c.write(() => {
-      const current = this.#entities.get(input.guildId, input.slug);
-      const next = current ? mergeEntity(current, input) : newEntity(input);
-      this.#entities.put(next);
-      return next;
-    });
+    return this.#c.write(() => this.#upsertEntity(input));
+  }
+
+  #upsertEntity(input: EntityUpsert): Entity {
+    const current = this.#entities.get(input.guildId, input.slug);
+    const next = current ? mergeEntity(current, input) : newEntity(input);
+    this.#entities.put(next);
+    return next;
   }
 
   override getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]> {

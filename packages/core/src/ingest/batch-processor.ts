@@ -13,6 +13,7 @@ import { refreshDigest } from './digests.js';
 import type { ErasureFence } from './erasure-fence.js';
 import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js';
 import { renderExtractionPrompt } from './extraction-prompt.js';
+import { resolveMemberNames } from './member-names.js';
 import { noiseGate } from './noise-gate.js';
 import { reconcile } from './reconcile.js';
 import { callStructured, type StructuredResult } from './structured-call.js';
@@ -197,6 +198,8 @@ export async function extractScreened(
     const atomic = deps.store.capabilities.transactions === 'atomic';
     // Not atomic: the commit's erasure check goes out now; later erasures are re-applied (fence-reapply.ts).
     const erased = !atomic && options.fence ? quiet(options.fence.check()) : undefined;
+    // Likewise the members the candidates name, for the new facts' graphs.
+    const names = atomic ? undefined : quiet(resolveMemberNames(deps.store, guildId, vetted.candidates));
     const plan = await reconcile(deps, guildId, vetted.candidates, {
       allowModel: budget.step === BudgetStep.NONE,
       subjectName: nameOf,
@@ -228,6 +231,7 @@ export async function extractScreened(
         : {
             split: {
               erased,
+              names,
               beforeDone: charged,
               alongside: async (committed) => {
                 await afterFacts(committed);

@@ -7,6 +7,7 @@ import { buildFact } from './fact-builder.js';
 import { attachFacts, insertFact, type NewFact, planFacts } from './fact-inserts.js';
 import { reinforceAll, retireFact } from './fact-updates.js';
 import type { FactGraphPlan } from './graph-writes.js';
+import type { MemberNames } from './member-names.js';
 import type { Action } from './reconcile-actions.js';
 import { independent } from './store-calls.js';
 
@@ -40,6 +41,11 @@ export interface CommitOptions {
      * start: erasures recorded after it are applied again once the batch is done (fence-reapply.ts).
      */
     readonly erased?: Promise<Erased> | undefined;
+    /**
+     * The members the candidates' names refer to, looked up before the commit (while reconcile
+     * read memory) instead of when the new facts' graphs are planned.
+     */
+    readonly names?: Promise<MemberNames> | undefined;
   };
 }
 
@@ -85,8 +91,9 @@ export async function commitActions(
     const reinforces = live.flatMap((a) =>
       a.kind === 'reinforce' ? [{ target: a.target, candidate: a.candidate }] : [],
     );
+    const names = await split?.names;
     const [, reinforced] = await independent<[unknown, Fact[], unknown]>(deps.store, [
-      () => commitAdds(deps, guildId, adds, at, outcome),
+      () => commitAdds(deps, guildId, adds, at, outcome, names),
       () => reinforceAll(deps, reinforces, at),
       () => completion?.beside(erased) ?? Promise.resolve(),
     ]);
@@ -115,6 +122,7 @@ export async function commitActions(
             action.vector,
             at,
             `replaces ${action.target.id}`,
+            names,
           );
           const kind = action.kind === 'supersede' ? FactHistoryKind.SUPERSEDED : FactHistoryKind.INVALIDATED;
           const old = await retireFact(
@@ -192,6 +200,7 @@ async function commitAdds(
   adds: readonly AddAction[],
   at: Date,
   outcome: CommitOutcome,
+  names: MemberNames | undefined,
 ): Promise<void> {
   const { store } = deps;
   const items: NewFact[] = adds.map((action) => ({
@@ -204,7 +213,7 @@ async function commitAdds(
   // check, which the store makes one step per key, so another process committing the same fact
   // at the same time (another author's batch) cannot store it a second time. A fact already
   // stored, or twice in the batch, is reinforced instead.
-  const planned = await planFacts(store, items, at);
+  const planned = await planFacts(store, items, at, names);
   const existing = await store.facts.insertDistinct(guildId, planned.stored);
   const inserted = existing.flatMap((e, i) => (e ? [] : [i]));
   await attachFacts(

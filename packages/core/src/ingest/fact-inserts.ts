@@ -4,6 +4,7 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import type { Candidate } from './candidate.js';
 import { historyEntry } from './fact-builder.js';
 import { applyFactGraphs, type FactGraphPlan, planFactGraph } from './graph-writes.js';
+import type { MemberNames } from './member-names.js';
 import { independent, independentEach } from './store-calls.js';
 
 /** A new fact to store, with what it was built from. */
@@ -22,13 +23,19 @@ export interface PlannedFacts {
   readonly plans: readonly FactGraphPlan[];
 }
 
-/** Plans the graphs of new facts (reads only), so that every fact is stored once with its entity slugs. */
+/**
+ * Plans the graphs of new facts (reads only: names `names` does not answer), so that every fact is
+ * stored once with its entity slugs.
+ */
 export async function planFacts(
   store: MemoryStore,
   items: readonly NewFact[],
   at: Date,
+  names?: MemberNames,
 ): Promise<PlannedFacts> {
-  const plans = await independentEach(store, items, (it) => planFactGraph(store, it.fact, it.candidate, at));
+  const plans = await independentEach(store, items, (it) =>
+    planFactGraph(store, it.fact, it.candidate, at, names),
+  );
   const stored = items.map((it, i) => ({ ...it.fact, entitySlugs: [...(plans[i] as FactGraphPlan).slugs] }));
   return { items, stored, plans };
 }
@@ -80,8 +87,9 @@ export async function insertFact(
   vector: Float32Array,
   at: Date,
   detail: string,
+  names?: MemberNames,
 ): Promise<Fact> {
-  const planned = await planFacts(store, [{ fact, candidate, vector, detail }], at);
+  const planned = await planFacts(store, [{ fact, candidate, vector, detail }], at, names);
   await store.facts.insert(planned.stored);
   await attachFacts(store, planned, at);
   return planned.stored[0] as Fact;

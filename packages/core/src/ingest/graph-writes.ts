@@ -1,32 +1,12 @@
 import { normalizeAlias } from '../identity/aliases.js';
 import { EdgeKind, EntityKind, NodeType } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
-import type { Link, NodeRef } from '../model/graph.js';
+import type { EntityUpsert, Link, NodeRef, RelationUpsert } from '../model/graph.js';
 import { normalizeVerb, polarityOf } from '../model/relation-rules.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { Candidate, RelationEnd } from './candidate.js';
-
-/** URL-safe slug of an entity name: lowercase, runs of other characters become "-". */
-export function entitySlug(name: string): string {
-  return normalizeAlias(name)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64);
-}
-
-/** The member a name unambiguously refers to (exactly one user holds that alias), else null. */
-export async function memberByName(
-  store: MemoryStore,
-  guildId: string,
-  name: string,
-): Promise<string | null> {
-  const alias = normalizeAlias(name);
-  if (alias.length < 2) return null;
-  const users = new Set((await store.aliases.find(guildId, alias, 8)).map((a) => a.userId));
-  return users.size === 1 ? ([...users][0] as string) : null;
-}
+import { entitySlug } from './entity-slug.js';
+import { type MemberNames, resolveMemberNames } from './member-names.js';
 
 /** An entity a new fact names, to upsert once the fact is stored. */
 interface EntityWrite {
@@ -58,13 +38,15 @@ type GraphStep =
 /**
  * Plans the graph of a new fact: incidence links (subject, speaker, mentioned members, entities),
  * entities (with identity collapse: a name that is a member becomes that member) and typed
- * relations. Only reads (each distinct name is looked up once); `applyFactGraph` writes it.
+ * relations. Only reads (each distinct name is looked up once, all at once); `applyFactGraphs`
+ * writes it.
  */
 export async function planFactGraph(
   store: MemoryStore,
   fact: Fact,
   candidate: Candidate,
   at: Date,
+  known?: MemberNames,
 ): Promise<FactGraphPlan> {
   const guildId = fact.guildId;
   const links: Link[] = [];
@@ -77,20 +59,13 @@ export async function planFactGraph(
     if (userId !== fact.subjectId && userId !== candidate.speakerId)
       link(NodeType.USER, userId, EdgeKind.MENTIONED_WITH);
   }
-  const members = new Map<string, Promise<string | null>>();
-  const node = async (
-    name: string,
-    kind: EntityKind,
-  ): Promise<{ ref: NodeRef; write: EntityWrite | null } | null> => {
+  // Every name the fact gives that is not resolved yet is looked up, all at once.
+  const members = await resolveMemberNames(store, guildId, [candidate], known);
+  const verbs = candidate.relations.map((r) => normalizeVerb(r.verb));
+  const node = (name: string, kind: EntityKind): { ref: NodeRef; write: EntityWrite | null } | null => {
     const slug = entitySlug(name);
     if (slug.length === 0) return null;
-    const key = normalizeAlias(name);
-    let member = members.get(key);
-    if (!member) {
-      member = memberByName(store, guildId, name);
-      members.set(key, member);
-    }
-    const userId = await member;
+    const userId = members.get(normalizeAlias(name)) ?? null;
     if (userId) return { ref: { type: NodeType.USER, id: userId }, write: null };
     return { ref: { type: NodeType.ENTITY, id: slug }, write: { slug, name: name.slice(0, 64), kind } };
   };
@@ -98,7 +73,7 @@ export async function planFactGraph(
   const slugs: string[] = [];
   const steps: GraphStep[] = [];
   for (const entity of candidate.entities) {
-    const n = await node(entity.name, entity.kind);
+    const n = node(entity.name, entity.kind);
     if (!n) continue;
     if (!n.write) {
       if (n.ref.id !== fact.subjectId) link(NodeType.USER, n.ref.id, EdgeKind.ABOUT_USER);
@@ -113,13 +88,13 @@ export async function planFactGraph(
   }
   const endOf = (end: RelationEnd) =>
     end.kind === 'user'
-      ? Promise.resolve({ ref: { type: NodeType.USER, id: end.userId } as NodeRef, write: null })
+      ? { ref: { type: NodeType.USER, id: end.userId } as NodeRef, write: null }
       : node(end.name, kinds.get(normalizeAlias(end.name)) ?? EntityKind.CONCEPT);
-  for (const relation of candidate.relations) {
-    const verb = normalizeVerb(relation.verb);
+  for (const [i, relation] of candidate.relations.entries()) {
+    const verb = verbs[i];
     if (!verb) continue;
-    const src = await endOf(relation.from);
-    const dst = await endOf(relation.to);
+    const src = endOf(relation.from);
+    const dst = endOf(relation.to);
     const ends = [src?.write ?? null, dst?.write ?? null];
     if (!src || !dst || (src.ref.type === dst.ref.type && src.ref.id === dst.ref.id)) {
       steps.push({ kind: 'relation', ends, relation: null });
@@ -139,35 +114,38 @@ export async function planFactGraph(
 }
 
 /**
- * Writes the planned graphs of stored facts: each fact's entities, their fact counts and relations
- * in plan order (fact after fact), then the incidence links of them all in one call.
+ * Writes the planned graphs of stored facts in one call whatever their number: every entity they
+ * name (in plan order, fact after fact; an entity's fact count raised once per fact that names
+ * it), then their relations and incidence links.
  */
 export async function applyFactGraphs(
   store: MemoryStore,
   items: readonly { readonly fact: Fact; readonly plan: FactGraphPlan }[],
   at: Date,
 ): Promise<void> {
+  const entities: EntityUpsert[] = [];
+  const relations: RelationUpsert[] = [];
   for (const { fact, plan } of items) {
     const guildId = fact.guildId;
-    const upsert = (e: EntityWrite) =>
-      store.graph.upsertEntity({
+    const upsert = (e: EntityWrite, factDelta: number) =>
+      entities.push({
         guildId,
         slug: e.slug,
         name: e.name,
         kind: e.kind,
         aliases: [normalizeAlias(e.name)],
         at,
+        ...(factDelta === 0 ? {} : { factDelta }),
       });
     for (const step of plan.steps) {
       if (step.kind === 'entity') {
-        await upsert(step.entity);
-        if (step.bump) await store.graph.bumpEntityFacts(guildId, step.entity.slug, 1);
+        upsert(step.entity, step.bump ? 1 : 0);
         continue;
       }
-      for (const e of step.ends) if (e) await upsert(e);
+      for (const e of step.ends) if (e) upsert(e, 0);
       const r = step.relation;
       if (!r) continue;
-      await store.graph.upsertRelation({
+      relations.push({
         guildId,
         src: r.src,
         dst: r.dst,
@@ -180,5 +158,6 @@ export async function applyFactGraphs(
     }
   }
   const links = items.flatMap((it) => it.plan.links);
-  if (links.length > 0) await store.graph.addLinks(links);
+  if (entities.length + relations.length + links.length > 0)
+    await store.graph.applyGraphWrites({ entities, relations, links });
 }

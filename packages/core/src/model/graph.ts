@@ -128,6 +128,18 @@ export interface EntityUpsert {
   /** Normalized aliases, merged into the existing set. */
   readonly aliases: readonly string[];
   readonly at: Date;
+  /** Added to the entity's fact count (which never goes below 0); default 0. */
+  readonly factDelta?: number;
+}
+
+/** What new facts add to the graph, applied by `GraphStore.applyGraphWrites`. */
+export interface GraphWrites {
+  /** Each as `upsertEntity`, in order. */
+  readonly entities: readonly EntityUpsert[];
+  /** Each as `upsertRelation`, in order, once the entities are stored. */
+  readonly relations: readonly RelationUpsert[];
+  /** As `addLinks`, once the entities are stored. */
+  readonly links: readonly Link[];
 }
 
 /** A relation observed once (the store merges it into the active edge or starts one). */

@@ -1,7 +1,15 @@
-import type { Entity, EntityUpsert, Link, NodeRef, Relation, RelationUpsert } from '../model/graph.js';
+import type {
+  Entity,
+  EntityUpsert,
+  GraphWrites,
+  Link,
+  NodeRef,
+  Relation,
+  RelationUpsert,
+} from '../model/graph.js';
 import type { FactValidity } from './fact-store.js';
 
-export type { EntityUpsert, RelationUpsert };
+export type { EntityUpsert, GraphWrites, RelationUpsert };
 
 export interface LinksForNodesOptions {
   readonly validity?: FactValidity;
@@ -26,6 +34,13 @@ export interface GraphStore {
    * updatedAt = at. New: occurrences 1, validFrom = at. Returns the stored relation.
    */
   upsertRelation(input: RelationUpsert): Promise<Relation>;
+  /**
+   * The graph writes of new facts as one call: the entities first, each upsert in order (an
+   * entity named several times ends as if its upserts had run one after another), then the
+   * relations (the same edge twice merges twice) and the links. A remote store sends them in a
+   * fixed number of round trips, whatever their number.
+   */
+  applyGraphWrites(writes: GraphWrites): Promise<void>;
   /** Active relations touching any of the nodes (either direction), heaviest first, per node limit. */
   relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]>;
   /** Every relation, active or ended, with one of these nodes as its source or destination (each once). */
@@ -42,6 +57,7 @@ export interface GraphStore {
    * `mergeEntity(current, input)` (both from core). Returns the stored entity.
    */
   upsertEntity(input: EntityUpsert): Promise<Entity>;
+
   getEntities(guildId: string, slugs: readonly string[]): Promise<Entity[]>;
   /** Slugs whose alias set contains one of these normalized aliases. */
   findEntitiesByAlias(

@@ -89,6 +89,14 @@ export abstract class GraphStoreBase implements GraphStore {
   abstract upsertRelation(
     ...args: Parameters<GraphStore['upsertRelation']>
   ): ReturnType<GraphStore['upsertRelation']>;
+  /** Default: one `upsertEntity` after another, then each `upsertRelation`, then `addLinks`. */
+  async applyGraphWrites(
+    ...[writes]: Parameters<GraphStore['applyGraphWrites']>
+  ): ReturnType<GraphStore['applyGraphWrites']> {
+    for (const entity of writes.entities) await this.upsertEntity(entity);
+    for (const relation of writes.relations) await this.upsertRelation(relation);
+    if (writes.links.length > 0) await this.addLinks(writes.links);
+  }
   abstract relationsOf(...args: Parameters<GraphStore['relationsOf']>): ReturnType<GraphStore['relationsOf']>;
   abstract relationsTouching(
     ...args: Parameters<GraphStore['relationsTouching']>
@@ -102,6 +110,7 @@ export abstract class GraphStoreBase implements GraphStore {
   abstract upsertEntity(
     ...args: Parameters<GraphStore['upsertEntity']>
   ): ReturnType<GraphStore['upsertEntity']>;
+
   abstract getEntities(...args: Parameters<GraphStore['getEntities']>): ReturnType<GraphStore['getEntities']>;
   abstract findEntitiesByAlias(
     ...args: Parameters<GraphStore['findEntitiesByAlias']>
