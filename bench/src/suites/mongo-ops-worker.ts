@@ -65,12 +65,56 @@ function namedIn(content: string, author: string) {
   return { entities, relations };
 }
 
+/**
+ * What a model answers reconcile with: every other candidate that collides with stored facts
+ * updates the first of them (the stored fact is superseded by a merged one), the rest say the same
+ * thing again (the fact is reinforced), so that commits retire facts as they do for real.
+ */
+function reconcileReply(prompt: string) {
+  const blocks = prompt
+    .split(/^CANDIDATE /m)
+    .slice(1)
+    .map((block) => ({
+      candidateIndex: Number(/^(\d+) /.exec(block)?.[1]),
+      text: /\): (.*)$/m.exec(block)?.[1] ?? 'a fact',
+      ids: [...block.matchAll(/^- \[([^\]]+)\]/gm)].map((m) => m[1] as string),
+    }));
+  // A model merges a refinement into one memory (each stored fact updated at most once), and a
+  // repetition names a memory nothing else in the batch changes where there is one.
+  const updates = new Map<number, string>();
+  for (const b of blocks) {
+    const free = b.ids.find((id) => ![...updates.values()].includes(id));
+    if (b.candidateIndex % 2 === 0 && free !== undefined) updates.set(b.candidateIndex, free);
+  }
+  const updated = new Set(updates.values());
+  const decisions = blocks.map((b) => {
+    const target = updates.get(b.candidateIndex);
+    return target
+      ? {
+          candidateIndex: b.candidateIndex,
+          kind: 'UPDATE',
+          targetId: target,
+          text: `Updated: ${b.text}`,
+          reason: 'refines it',
+        }
+      : {
+          candidateIndex: b.candidateIndex,
+          kind: 'NOOP',
+          targetId: b.ids.find((id) => !updated.has(id)) ?? b.ids[0] ?? null,
+          text: null,
+          reason: 'same',
+        };
+  });
+  return { decisions };
+}
+
 async function main(): Promise<unknown> {
   const clock = await startRoundTripClock(location);
   const client = new MongoClient(clock.url, { monitorCommands: true, serverSelectionTimeoutMS: 5_000 });
   const monitor = new CommandMonitor(client);
   const store = createMongoStore({ client, url: clock.url });
   const extractionReply = (req: RecordedOpenAiRequest) => {
+    if (/^CANDIDATE \d+ /m.test(req.text)) return { json: reconcileReply(req.text) };
     const prompt = readExtractionPrompt(req.text);
     if (prompt.scope !== 'member' || prompt.author === null) return { json: { operations: [] } };
     clock.begin();
@@ -96,11 +140,13 @@ async function main(): Promise<unknown> {
   const commits: CommandCount[] = [];
   let factsCommitted = 0;
   let factsReinforced = 0;
+  let factsSuperseded = 0;
   memory.events.on('BatchCompleted', (b) => {
     if (!monitor.active || b.llmCalls === 0) return;
     commits.push({ ...monitor.end(), roundTrips: clock.end().roundTrips });
     factsCommitted += b.adds;
     factsReinforced += b.reinforces;
+    factsSuperseded += b.supersessions;
   });
   try {
     await store.setup();
@@ -143,6 +189,7 @@ async function main(): Promise<unknown> {
         ...commandStats(commits),
         factsPerCommit: commits.length > 0 ? factsCommitted / commits.length : 0,
         reinforcedPerCommit: commits.length > 0 ? factsReinforced / commits.length : 0,
+        supersededPerCommit: commits.length > 0 ? factsSuperseded / commits.length : 0,
       },
       llmCalls: server.chatRequests.length,
     };

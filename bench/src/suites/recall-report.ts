@@ -72,7 +72,11 @@ export interface Row {
 /** Commands per observe and per extraction commit (mongo-ops-worker.ts). */
 export type OpsStats = {
   observe: CommandStats;
-  extractionCommit: CommandStats & { factsPerCommit: number; reinforcedPerCommit: number };
+  extractionCommit: CommandStats & {
+    factsPerCommit: number;
+    reinforcedPerCommit: number;
+    supersededPerCommit: number;
+  };
 };
 
 /** Commands of the largest Mongo guild that counted them (10k unless --quick). */

@@ -104,7 +104,10 @@ export class MongoFactStore extends FactStoreBase {
     await this.#ctx.enter();
     const at = validDate(options.at, 'at');
     const key = factKey(requireString(guildId, 'guildId'), requireString(id, 'fact id'));
-    // A fact read moments ago at the expected version (reconcile's target) is not read again.
+    // A fact read moments ago (reconcile's target) is not read again: at the expected version, or
+    // as last seen for an update that expects none; nor one this store has just written (a
+    // reinforcement and the end of the same fact in one commit). A stale one costs a retry from a
+    // fresh read.
     const known = this.#seen.known(key, options.expectedVersion);
     const outcome = await this.#ctx.guard.mutate(
       this.#ctx.c.facts,
@@ -115,7 +118,7 @@ export class MongoFactStore extends FactStoreBase {
         const next = applyPatch(fromFactDoc(current), patch);
         return toFactDoc({ ...next, version: current.version + 1, updatedAt: at });
       },
-      known ? { known } : {},
+      { reuseWritten: true, ...(known ? { known } : {}) },
     );
     this.#seen.wrote(key, outcome.changed && !this.#ctx.session() ? outcome.after : null);
     return outcome.changed && outcome.after ? fromFactDoc(outcome.after) : null;

@@ -19,11 +19,13 @@ export class SeenFacts {
     for (const d of docs) this.#docs.remember('facts', d);
   }
 
-  /** The document at `key` if it was seen at `version`, as the guard's `known` map. */
+  /**
+   * The document at `key` as the guard's `known` map: if it was seen at `version`, or, for an
+   * update that expects no version (ending a fact reconcile has just read), as last seen.
+   */
   known(key: string, version: number | undefined): ReadonlyMap<string, FactDoc> | undefined {
-    if (version === undefined) return undefined;
     const doc = this.#docs.get<FactDoc>('facts', [key]).get(key);
-    return doc && doc.version === version ? new Map([[key, doc]]) : undefined;
+    return doc && (version === undefined || doc.version === version) ? new Map([[key, doc]]) : undefined;
   }
 
   /** After a write: the stored document, or null when it is gone or unknown. */

@@ -4,12 +4,12 @@ import type { BatchCompletion } from './batch-completion.js';
 import type { IngestDeps } from './deps.js';
 import { type Erased, type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact } from './fact-builder.js';
-import { attachFacts, insertFact, type NewFact, planFacts } from './fact-inserts.js';
+import { attachFacts, type NewFact, planFacts } from './fact-inserts.js';
 import { reinforceAll, retireFact } from './fact-updates.js';
 import type { FactGraphPlan } from './graph-writes.js';
 import type { MemberNames } from './member-names.js';
 import type { Action } from './reconcile-actions.js';
-import { independent } from './store-calls.js';
+import { independent, independentEach } from './store-calls.js';
 
 export interface CommitOutcome {
   readonly added: Fact[];
@@ -92,57 +92,25 @@ export async function commitActions(
       a.kind === 'reinforce' ? [{ target: a.target, candidate: a.candidate }] : [],
     );
     const names = await split?.names;
-    const [, reinforced] = await independent<[unknown, Fact[], unknown]>(deps.store, [
+    const replacing = live.filter(
+      (a): a is ReplaceAction => a.kind === 'supersede' || a.kind === 'invalidate',
+    );
+    const [, reinforced, replaced] = await independent<[unknown, Fact[], Replaced[], unknown]>(deps.store, [
       () => commitAdds(deps, guildId, adds, at, outcome, names),
       () => reinforceAll(deps, reinforces, at),
+      () => commitReplacements(deps, guildId, replacing, at, names),
       () => completion?.beside(erased) ?? Promise.resolve(),
     ]);
     // After the adds' own reinforcements (facts another batch committed meanwhile), as before.
     outcome.reinforced.push(...reinforced);
-    for (const action of live) {
-      switch (action.kind) {
-        case 'add':
-        case 'reinforce':
-          break;
-        case 'supersede':
-        case 'invalidate': {
-          const base = buildFact(
-            action.candidate,
-            guildId,
-            deps.ids,
-            at,
-            deps.config.lifecycle,
-            action.kind === 'supersede' ? (action.mergedText ?? undefined) : undefined,
-          );
-          const fact = { ...base, supersedesId: action.target.id };
-          const replacement = await insertFact(
-            deps.store,
-            fact,
-            action.candidate,
-            action.vector,
-            at,
-            `replaces ${action.target.id}`,
-            names,
-          );
-          const kind = action.kind === 'supersede' ? FactHistoryKind.SUPERSEDED : FactHistoryKind.INVALIDATED;
-          const old = await retireFact(
-            deps.store,
-            action.target,
-            at,
-            kind,
-            `${action.reason} by ${replacement.id}`,
-            replacement.id,
-          );
-          if (old)
-            (action.kind === 'supersede' ? outcome.superseded : outcome.invalidated).push({
-              old,
-              replacement,
-              reason: action.reason,
-            });
-          outcome.added.push(replacement);
-          break;
-        }
-      }
+    for (const { action, replacement, old } of replaced) {
+      if (old)
+        (action.kind === 'supersede' ? outcome.superseded : outcome.invalidated).push({
+          old,
+          replacement,
+          reason: action.reason,
+        });
+      outcome.added.push(replacement);
     }
     if (!split) await completion?.apply(erased);
     return erased;
@@ -185,6 +153,79 @@ export async function commitActions(
 }
 
 type AddAction = Extract<Action, { kind: 'add' }>;
+type ReplaceAction = Extract<Action, { kind: 'supersede' | 'invalidate' }>;
+
+/** A replacement stored for an action, and the fact it ended (null: already gone, or ended by an earlier action). */
+interface Replaced {
+  readonly action: ReplaceAction;
+  readonly replacement: Fact;
+  readonly old: Fact | null;
+}
+
+/**
+ * Stores the replacements of supersede and invalidate actions (all in one insert, with their
+ * graphs, vectors and history), then ends the facts they replace, the endings and what hangs off
+ * the new facts together where the store's transactions allow it: the round trips of one
+ * replacement, whatever their number.
+ */
+async function commitReplacements(
+  deps: IngestDeps,
+  guildId: string,
+  actions: readonly ReplaceAction[],
+  at: Date,
+  names: MemberNames | undefined,
+): Promise<Replaced[]> {
+  if (actions.length === 0) return [];
+  const { store } = deps;
+  const items: NewFact[] = actions.map((action) => {
+    const base = buildFact(
+      action.candidate,
+      guildId,
+      deps.ids,
+      at,
+      deps.config.lifecycle,
+      action.kind === 'supersede' ? (action.mergedText ?? undefined) : undefined,
+    );
+    return {
+      fact: { ...base, supersedesId: action.target.id },
+      candidate: action.candidate,
+      vector: action.vector,
+      detail: `replaces ${action.target.id}`,
+    };
+  });
+  const planned = await planFacts(store, items, at, names);
+  await store.facts.insert(planned.stored);
+  // A fact that several actions replace is ended once, by the first of them.
+  const targets = new Set<string>();
+  const firsts = [...actions.keys()].filter((i) => {
+    const id = (actions[i] as ReplaceAction).target.id;
+    if (targets.has(id)) return false;
+    targets.add(id);
+    return true;
+  });
+  const [, endings] = await independent<[unknown, (Fact | null)[]]>(store, [
+    () => attachFacts(store, planned, at),
+    () =>
+      independentEach(store, firsts, (i) => {
+        const action = actions[i] as ReplaceAction;
+        const replacement = planned.stored[i] as Fact;
+        return retireFact(
+          store,
+          action.target,
+          at,
+          action.kind === 'supersede' ? FactHistoryKind.SUPERSEDED : FactHistoryKind.INVALIDATED,
+          `${action.reason} by ${replacement.id}`,
+          replacement.id,
+        );
+      }),
+  ]);
+  const ended = new Map(firsts.map((i, k) => [i, endings[k] ?? null]));
+  return actions.map((action, i) => ({
+    action,
+    replacement: planned.stored[i] as Fact,
+    old: ended.get(i) ?? null,
+  }));
+}
 
 /**
  * The batch's new facts in a fixed number of store calls: their graphs are planned (reads only),

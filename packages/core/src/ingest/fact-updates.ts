@@ -5,7 +5,7 @@ import type { MemoryStore } from '../ports/memory-store.js';
 import type { Candidate } from './candidate.js';
 import type { IngestDeps } from './deps.js';
 import { historyEntry, reinforcementPatch } from './fact-builder.js';
-import { independentEach } from './store-calls.js';
+import { independent, independentEach } from './store-calls.js';
 
 /** Reinforces a fact with optimistic concurrency (re-reads and retries on a version race). */
 export async function reinforceFact(
@@ -88,7 +88,10 @@ export async function reinforceAll(
   return out;
 }
 
-/** Ends a fact: validUntil (and supersededBy when replaced), vector inactive, relation evidence dropped. */
+/**
+ * Ends a fact: validUntil (and supersededBy when replaced), its vector inactive and its relation
+ * evidence dropped, together where the store's transactions allow it; then its history entry.
+ */
 export async function retireFact(
   store: MemoryStore,
   old: Fact,
@@ -98,15 +101,21 @@ export async function retireFact(
   replacementId: string | null,
   actorId: string | null = null,
 ): Promise<Fact | null> {
-  const retired = await store.facts.update(
-    old.guildId,
-    old.id,
-    { validUntil: at, ...(replacementId ? { supersededById: replacementId } : {}) },
-    { at },
-  );
+  // The end itself, the vector and the relation evidence do not depend on each other (for a fact
+  // that turns out to be gone, an inactive vector and no evidence are right too): together where
+  // the store's transactions allow it. The history entry names the version the end wrote.
+  const [retired] = await independent<[Fact | null, unknown, unknown]>(store, [
+    () =>
+      store.facts.update(
+        old.guildId,
+        old.id,
+        { validUntil: at, ...(replacementId ? { supersededById: replacementId } : {}) },
+        { at },
+      ),
+    () => store.vectors.setActive(old.guildId, 'fact', [old.id], false),
+    () => store.graph.dropEvidence(old.guildId, [old.id], at),
+  ]);
   if (!retired) return null;
-  await store.vectors.setActive(old.guildId, 'fact', [old.id], false);
-  await store.graph.dropEvidence(old.guildId, [old.id], at);
   await store.facts.appendHistory([historyEntry(retired, kind, at, detail, { actorId })]);
   return retired;
 }
