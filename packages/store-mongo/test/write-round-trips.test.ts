@@ -47,6 +47,43 @@ describe.runIf(mongoSelected)('mongo store write round trips', () => {
     }
   });
 
+  it('updates a fact it has just written without reading it again, also two updates of it at once', async () => {
+    const { client, db } = mongo;
+    const store = createMongoStore({ client, dbName: `${db}_rewrite` });
+    await store.setup();
+    const fact = makeFact({ text: 'written twice in one commit' });
+    await store.facts.insert([fact]);
+    let reads = 0;
+    const started = (e: CommandStartedEvent) => {
+      if (e.commandName === 'find' && e.command['find'] === 'facts') reads++;
+    };
+    client.on('commandStarted', started);
+    try {
+      await store.facts.update(G1, fact.id, { strength: 2 }, { at: T0 });
+      reads = 0;
+      // A reinforcement and the end of the same fact, sent together: the second waits for the
+      // first and starts from the version it wrote; neither reads the fact.
+      const [reinforced, ended] = await Promise.all([
+        store.facts.update(G1, fact.id, { strength: 3 }, { at: T0 }),
+        store.facts.update(G1, fact.id, { validUntil: T0 }, { at: T0 }),
+      ]);
+      expect(reads).toBe(0);
+      expect(reinforced?.version).toBe(3);
+      expect(ended).toMatchObject({ version: 4, strength: 3, validUntil: T0 });
+      // A version another process wrote meanwhile costs a read, never a lost write.
+      const other = createMongoStore({ client, dbName: `${db}_rewrite` });
+      await other.facts.update(G1, fact.id, { strength: 7 }, { at: T0 });
+      reads = 0;
+      const after = await store.facts.update(G1, fact.id, { strength: 8 }, { at: T0 });
+      expect(after).toMatchObject({ version: 6, strength: 8, validUntil: T0 });
+      expect(reads).toBeGreaterThan(0);
+      await other.close();
+    } finally {
+      client.off('commandStarted', started);
+      await store.close();
+    }
+  });
+
   it('reads the stored vector length once for vector writes moments apart, and again after a reset', async () => {
     const { client, db } = mongo;
     const store = createMongoStore({ client, dbName: `${db}_dims` });
