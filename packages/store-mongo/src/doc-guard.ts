@@ -202,11 +202,13 @@ export class DocGuard {
   ): Promise<string[]> {
     const remembered = reuse ? this.written.get<D>(coll.collectionName, ids) : new Map<string, D>();
     const absent = new Set<string>();
+    const fresh = new Set<string>();
     for (const id of ids) {
       if (remembered.has(id) || !known?.has(id)) continue;
       const doc = known.get(id);
       if (doc) remembered.set(id, doc);
       else absent.add(id);
+      if (options.knownIsFresh) fresh.add(id);
     }
     const unread = ids.filter((id) => !remembered.has(id) && !absent.has(id));
     const current = unread.length > 0 ? await this.#host.readMany(coll, unread) : new Map<string, D>();
@@ -219,7 +221,7 @@ export class DocGuard {
       const next = change(before, id);
       // "Nothing to change" decided on a remembered version is checked on a fresh read (no
       // write would reveal that the version was stale).
-      if (next === null && (remembered.has(id) || absent.has(id))) retry.push(id);
+      if (next === null && (remembered.has(id) || absent.has(id)) && !fresh.has(id)) retry.push(id);
       else if (next === null || (before === null && next === DELETE)) {
         out.set(id, { before, after: before, changed: false });
       } else if (before === null) {

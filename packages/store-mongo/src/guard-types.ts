@@ -34,4 +34,9 @@ export interface GuardOptions<D> {
    * from a fresh read; an insert over a document that appeared meanwhile is lost and retried).
    */
   readonly known?: ReadonlyMap<string, D | null>;
+  /**
+   * `known` was read within this operation: a "nothing to change" decided on it is final, not
+   * checked on a fresh read (a write decided on it still fails, and is retried, if it is stale).
+   */
+  readonly knownIsFresh?: boolean;
 }

@@ -61,7 +61,7 @@ export async function writeEntities(
       if (!next) return null;
       return current ? { ...toEntityDoc(next), ep: current.ep } : toEntityDoc(next);
     },
-    known ? { known: known.entities } : {},
+    known ? { known: known.entities, knownIsFresh: true } : {},
   );
   for (const [key, outcome] of outcomes)
     if (outcome.after) stored.set(key, fromEntityDoc(outcome.after as EntityDoc));

@@ -8,7 +8,8 @@ export const entityAliasKey = (guildId: string, alias: string): string => docKey
  * The entity-alias lookup: one document per (guild, alias) listing the slugs that carry it, so
  * resolving words to entities is a handful of `_id` reads instead of a scan of every entity. It is
  * written before the entity it indexes (so an interruption leaves a superset, never a missing
- * entry), and readers confirm against the entity document.
+ * entry), and readers confirm against the entity document. `known`: the alias documents as read
+ * within this operation (null: absent).
  */
 export async function indexEntityAliases(
   ctx: MongoContext,
@@ -25,7 +26,7 @@ export async function indexEntityAliases(
       if (added.length === 0) return null;
       return { _id: key, ep: '', guildId, alias, slugs: [...stored, ...added] };
     },
-    known ? { known } : {},
+    known ? { known, knownIsFresh: true } : {},
   );
 }
 

@@ -142,7 +142,7 @@ export class MongoRelations {
           doc = doc ? { ...doc, ...reinforceRelation(doc, u) } : created(u, rids.get(key) as string);
         return doc;
       },
-      known ? { known } : {},
+      known ? { known, knownIsFresh: true } : {},
     );
     return keyed.map(({ key }) => fromRelationDoc(outcomes.get(key)?.after as RelationDoc));
   }

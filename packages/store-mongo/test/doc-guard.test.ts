@@ -133,4 +133,49 @@ describe.runIf(mongoSelected)('mongo DocGuard', () => {
       expect((await coll.findOne({ _id: 'c' }))?.n).toBe(42);
     });
   });
+
+  describe('known', () => {
+    it('starts from documents the caller read, absent ones included; a stale one costs a retry', async () => {
+      const { coll, tokens } = await collections('known');
+      const { guard, reads } = countingGuard(tokens);
+      const stored = (await coll.findOne({ _id: 'c' })) as Counter;
+      const create = (current: Counter | null) => current ?? { _id: 'new', ep: '', n: 5 };
+      await guard.mutateMany(coll, ['c', 'new'], (cur, id) => (id === 'c' ? add(1)(cur) : create(cur)), {
+        known: new Map([
+          ['c', stored],
+          ['new', null],
+        ]),
+      });
+      expect(reads()).toBe(0);
+      expect((await coll.findOne({ _id: 'c' }))?.n).toBe(1);
+      expect((await coll.findOne({ _id: 'new' }))?.n).toBe(5);
+      // Both are stale now: the write of one and the insert of the other lose, and are retried.
+      const out = await guard.mutateMany(
+        coll,
+        ['c', 'new'],
+        (cur, id) =>
+          id === 'c' ? add(10)(cur) : cur ? { ...cur, n: cur.n + 1 } : { _id: 'new', ep: '', n: 0 },
+        {
+          known: new Map([
+            ['c', stored],
+            ['new', null],
+          ]),
+        },
+      );
+      expect(reads()).toBeGreaterThan(0);
+      expect(out.get('c')?.after?.n).toBe(11);
+      expect((await coll.findOne({ _id: 'new' }))?.n).toBe(6);
+    });
+
+    it('takes "nothing to change" decided on a known document as final only when it was read in this operation', async () => {
+      const { coll, tokens } = await collections('known_fresh');
+      const { guard, reads } = countingGuard(tokens);
+      const stored = (await coll.findOne({ _id: 'c' })) as Counter;
+      const nothing = () => null;
+      await guard.mutate(coll, 'c', nothing, { known: new Map([['c', stored]]) });
+      expect(reads()).toBe(1);
+      await guard.mutate(coll, 'c', nothing, { known: new Map([['c', stored]]), knownIsFresh: true });
+      expect(reads()).toBe(1);
+    });
+  });
 });

@@ -90,6 +90,24 @@ describe.runIf(mongoSelected)('mongo store graph writes', () => {
     }
   });
 
+  it('writes no alias and reads nothing again for entities named before', async () => {
+    const { client, db } = mongo;
+    const store = createMongoStore({ client, dbName: `${db}_again` });
+    await store.setup();
+    const aliasReads = (sent: string[]) => sent.filter((c) => c === 'find entity_aliases').length;
+    const first = await commandsOf(client, () => store.graph.applyGraphWrites(writesFor(2)));
+    const sent = await commandsOf(client, () => store.graph.applyGraphWrites(writesFor(2)));
+    // The alias documents are read once, with the entities (as the first time), and already name
+    // them: neither written nor read again.
+    expect(sent.filter((c) => c.endsWith(' entity_aliases') && !c.startsWith('find '))).toEqual([]);
+    expect(aliasReads(sent)).toBe(aliasReads(first));
+    const firstWrite = sent.findIndex((c) => !c.startsWith('find '));
+    expect(sent.slice(firstWrite).filter((c) => c.startsWith('find '))).toEqual([]);
+    const [shared] = await store.graph.getEntities(G1, ['shared']);
+    expect(shared?.factCount).toBe(4);
+    await store.close();
+  });
+
   it('counts every fact when two processes write the same new entity at once', async () => {
     const { client, db } = mongo;
     const a = createMongoStore({ client, dbName: `${db}_race` });
