@@ -10,19 +10,43 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from './harness/env.js';
 import { loadResults, targetRows } from './results-readme.js';
+import type { BenchResult } from './schema/bench-result.js';
 
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
+/**
+ * Where the results were measured: one machine, node and commit, or, when suites were run apart,
+ * the suites of each machine with their commit and date (timings from different machines do not
+ * compare).
+ */
+export function measuredOn(results: readonly BenchResult[]): string {
+  const details = 'raw samples and charts in [bench/results](bench/results/README.md)';
+  if (results.length === 0) return 'No benchmark results yet: run `pnpm bench`.';
+  const machine = (r: BenchResult) => `${r.machine.cpuModel} ×${r.machine.cores}`;
+  const run = (r: BenchResult) =>
+    `git ${r.gitSha.slice(0, 7)}${r.gitSha.endsWith('+dirty') ? '+dirty' : ''}, ${r.date.slice(0, 10)}`;
+  const nodes = [...new Set(results.map((r) => r.node))].join(', ');
+  const first = results[0] as BenchResult;
+  if (results.every((r) => machine(r) === machine(first) && run(r) === run(first)))
+    return `Measured by \`pnpm bench\` on ${machine(first)}, node ${nodes}, ${run(first)}; details, ${details}.`;
+  const byMachine = new Map<string, string[]>();
+  for (const r of results)
+    byMachine.set(machine(r), [...(byMachine.get(machine(r)) ?? []), `${r.suite} (${run(r)})`]);
+  const parts = [...byMachine].map(([m, suites]) => `on ${m}: ${suites.join(', ')}`);
+  const apart =
+    byMachine.size > 1
+      ? ' Timings from different machines do not compare with each other; counts (round trips, calls, recall) do.'
+      : '';
+  return `Measured by \`pnpm bench\` (node ${nodes}), suites run apart, ${parts.join('; ')}.${apart} Details, ${details}.`;
+}
+
 export function renderSection(resultsDir: string): string {
   const results = loadResults(resultsDir).filter((r) => !r.quick);
-  const first = results[0];
   const lines = [
     START,
     '',
-    first
-      ? `Measured by \`pnpm bench\` on ${first.machine.cpuModel} ×${first.machine.cores}, node ${first.node}, git ${first.gitSha} (${first.date.slice(0, 10)}); details, raw samples and charts in [bench/results](bench/results/README.md).`
-      : 'No benchmark results yet: run `pnpm bench`.',
+    measuredOn(results),
     '',
     '| suite | target | threshold | measured | status |',
     '| --- | --- | --- | ---: | --- |',

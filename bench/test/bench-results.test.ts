@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { target } from '../src/harness/suite.js';
 import { barChart, lineChart } from '../src/harness/svg.js';
 import { writeSuiteResult } from '../src/harness/write.js';
-import { updateReadme } from '../src/readme-section.js';
+import { measuredOn, updateReadme } from '../src/readme-section.js';
 import { loadResults, renderResultsReadme, SUITE_ORDER } from '../src/results-readme.js';
 import { SUITE_NAMES } from '../src/run-suite.js';
 import { benchResultJsonSchema, validateBenchResult } from '../src/schema/bench-result.js';
@@ -118,5 +118,32 @@ describe('README performance block', () => {
     expect(first).toContain('<!-- bench:start -->');
     expect(updateReadme(readme, empty)).toBe(false);
     expect(readFileSync(readme, 'utf8').match(/bench:start/g)?.length).toBe(1);
+  });
+
+  it('names the machine and commit of each suite when suites were measured apart', () => {
+    const [committed] = loadResults(RESULTS);
+    expect(committed).toBeDefined();
+    const at = (suite: string, cpuModel: string, gitSha: string) => ({
+      ...(committed as NonNullable<typeof committed>),
+      suite,
+      gitSha,
+      machine: { ...(committed as NonNullable<typeof committed>).machine, cpuModel },
+    });
+    const together = measuredOn([
+      at('observe', 'Chip A', 'abcdef123456'),
+      at('recall', 'Chip A', 'abcdef123456'),
+    ]);
+    expect(together).toMatch(
+      /^Measured by `pnpm bench` on Chip A ×\d, node v\S+, git abcdef1, \d{4}-\d\d-\d\d;/,
+    );
+    const apart = measuredOn([
+      at('observe', 'Chip A', 'abcdef123456'),
+      at('recall', 'Chip B', '9876543210ab+dirty'),
+    ]);
+    expect(apart).toContain('on Chip A ×');
+    expect(apart).toContain(': observe (git abcdef1, ');
+    expect(apart).toContain(': recall (git 9876543+dirty, ');
+    expect(apart).toContain('Timings from different machines do not compare');
+    expect(measuredOn([])).toContain('No benchmark results yet');
   });
 });
