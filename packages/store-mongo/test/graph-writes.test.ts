@@ -1,7 +1,7 @@
 import type { EntityUpsert, GraphWrites } from '@permafrost/core/store';
 import { G1, makeFact, makeLink, T0 } from '@permafrost/store-conformance';
 import { createMongoStore } from '@permafrost/store-mongo';
-import type { CommandStartedEvent, MongoClient } from 'mongodb';
+import type { CommandStartedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { mongoSelected, scratchDatabase } from './backend-selection.js';
 
@@ -40,17 +40,29 @@ function writesFor(n: number): GraphWrites {
   };
 }
 
-/** The commands `run` sends, in the order they start (`command collection`). */
-async function commandsOf(client: MongoClient, run: () => Promise<void>): Promise<string[]> {
+/**
+ * The commands `run` sends, in the order they start (`command collection`); with `answers`, each
+ * answer too, as `answered command collection`, where it comes.
+ */
+async function commandsOf(client: MongoClient, run: () => Promise<void>, answers = false): Promise<string[]> {
   const sent: string[] = [];
+  const names = new Map<number, string>();
   const started = (e: CommandStartedEvent) => {
-    sent.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+    const name = `${e.commandName} ${String(e.command[e.commandName])}`;
+    names.set(e.requestId, name);
+    sent.push(name);
+  };
+  const succeeded = (e: CommandSucceededEvent) => {
+    const name = names.get(e.requestId);
+    if (answers && name) sent.push(`answered ${name}`);
   };
   client.on('commandStarted', started);
+  client.on('commandSucceeded', succeeded);
   try {
     await run();
   } finally {
     client.off('commandStarted', started);
+    client.off('commandSucceeded', succeeded);
   }
   return sent;
 }
@@ -90,21 +102,28 @@ describe.runIf(mongoSelected)('mongo store graph writes', () => {
     }
   });
 
-  it('writes no alias and reads nothing again for entities named before', async () => {
+  it('writes no alias, reads nothing again and writes the edges with the entities for entities named before', async () => {
     const { client, db } = mongo;
     const store = createMongoStore({ client, dbName: `${db}_again` });
     await store.setup();
     const aliasReads = (sent: string[]) => sent.filter((c) => c === 'find entity_aliases').length;
-    const first = await commandsOf(client, () => store.graph.applyGraphWrites(writesFor(2)));
-    const sent = await commandsOf(client, () => store.graph.applyGraphWrites(writesFor(2)));
+    const first = await commandsOf(client, () => store.graph.applyGraphWrites(writesFor(2)), true);
+    const sent = await commandsOf(client, () => store.graph.applyGraphWrites(writesFor(2)), true);
     // The alias documents are read once, with the entities (as the first time), and already name
     // them: neither written nor read again.
-    expect(sent.filter((c) => c.endsWith(' entity_aliases') && !c.startsWith('find '))).toEqual([]);
+    expect(sent.filter((c) => /^(insert|update) entity_aliases$/.test(c))).toEqual([]);
     expect(aliasReads(sent)).toBe(aliasReads(first));
-    const firstWrite = sent.findIndex((c) => !c.startsWith('find '));
+    const firstWrite = sent.findIndex((c) => !c.startsWith('find ') && !c.startsWith('answered '));
     expect(sent.slice(firstWrite).filter((c) => c.startsWith('find '))).toEqual([]);
+    // Every entity they name is stored: the links (and relations) go out before the entities'
+    // write is answered. The first time, the entities were new: the links waited for them.
+    const before = (log: string[], a: string, b: string) => log.indexOf(a) < log.indexOf(b);
+    expect(before(sent, 'insert links', 'answered update entities')).toBe(true);
+    expect(before(first, 'answered insert entities', 'insert links')).toBe(true);
     const [shared] = await store.graph.getEntities(G1, ['shared']);
     expect(shared?.factCount).toBe(4);
+    const edges = await store.graph.relationsTouching(G1, [{ type: 'user', id: 'u1' }]);
+    expect(edges.map((r) => r.occurrences)).toEqual([2, 2]);
     await store.close();
   });
 
