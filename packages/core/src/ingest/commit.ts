@@ -196,13 +196,11 @@ async function commitReplacements(
   const planned = await planFacts(store, items, at, names);
   await store.facts.insert(planned.stored);
   // A fact that several actions replace is ended once, by the first of them.
-  const targets = new Set<string>();
-  const firsts = [...actions.keys()].filter((i) => {
-    const id = (actions[i] as ReplaceAction).target.id;
-    if (targets.has(id)) return false;
-    targets.add(id);
-    return true;
+  const firstByTarget = new Map<string, number>();
+  actions.forEach((a, i) => {
+    if (!firstByTarget.has(a.target.id)) firstByTarget.set(a.target.id, i);
   });
+  const firsts = [...firstByTarget.values()];
   const [, endings] = await independent<[unknown, (Fact | null)[]]>(store, [
     () => attachFacts(store, planned, at),
     () =>
