@@ -15,6 +15,7 @@ import { entitiesByAlias } from './mongo-entity-aliases.js';
 import { factKey } from './mongo-fact-mapping.js';
 import { factPasses } from './mongo-filters.js';
 import { entityKey, fromEntityDoc, fromLinkDoc, toLinkDoc } from './mongo-graph-mapping.js';
+import { PreparedGraph } from './mongo-graph-prepared.js';
 import { applyGraphWrites } from './mongo-graph-writes.js';
 import { finite, requireIds, requireString } from './mongo-keys.js';
 import type { EntityDoc, FactDoc, LinkDoc } from './mongo-memory-docs.js';
@@ -24,6 +25,7 @@ import { type RawDoc, raw } from './raw-doc.js';
 export class MongoGraphStore extends GraphStoreBase {
   readonly #ctx: MongoContext;
   readonly #relations: MongoRelations;
+  readonly #prepared = new PreparedGraph();
 
   constructor(ctx: MongoContext) {
     super();
@@ -136,7 +138,20 @@ export class MongoGraphStore extends GraphStoreBase {
 
   override async applyGraphWrites(writes: GraphWrites): Promise<void> {
     await this.#ctx.enter();
-    await applyGraphWrites(this.#ctx, this.#relations, (links) => this.addLinks(links), writes);
+    await applyGraphWrites(
+      this.#ctx,
+      this.#relations,
+      (links) => this.addLinks(links),
+      writes,
+      this.#prepared,
+    );
+  }
+
+  /** Outside a transaction: the reads and the alias index of `writes` now (mongo-graph-prepared.ts). */
+  override async prepareGraphWrites(writes: GraphWrites): Promise<void> {
+    await this.#ctx.enter();
+    if (this.#ctx.session()) return;
+    await this.#prepared.prepare(this.#ctx, writes);
   }
 
   override relationsOf(

@@ -127,6 +127,40 @@ describe.runIf(mongoSelected)('mongo store graph writes', () => {
     await store.close();
   });
 
+  it('reads and indexes while the facts are inserted when prepared: the writes then start with the entities', async () => {
+    const { client, db } = mongo;
+    const store = createMongoStore({ client, dbName: `${db}_prepared` });
+    await store.setup();
+    const writes = writesFor(3);
+    // A preparation reads every document, then writes the alias index from that read.
+    const prepared = await commandsOf(client, () => store.graph.prepareGraphWrites(writes));
+    const preparedWrites = prepared.filter((c) => !c.startsWith('find ') && !c.endsWith(' version_tokens'));
+    expect(preparedWrites).toEqual(['insert entity_aliases']);
+    expect(
+      prepared.slice(prepared.indexOf('insert entity_aliases')).filter((c) => c.startsWith('find ')),
+    ).toEqual([]);
+    expect(new Set(prepared.filter((c) => c.startsWith('find ')))).toEqual(
+      new Set(['find entity_aliases', 'find entities', 'find relations']),
+    );
+    // Nothing is visible yet: the index entries name entities that do not exist.
+    expect(await store.graph.findEntitiesByAlias(G1, ['shared', 'hobby-0 club'])).toEqual([]);
+    const sent = await commandsOf(client, () => store.graph.applyGraphWrites(writes));
+    const written = sent.filter((c) => !c.endsWith(' version_tokens'));
+    // No read, no alias write: the entities, then the relations beside the links.
+    expect(written[0]).toBe('insert entities');
+    expect(written.slice(1).sort()).toEqual(['insert links', 'insert relations']);
+    const [shared] = await store.graph.getEntities(G1, ['shared']);
+    expect(shared?.factCount).toBe(3);
+    expect(await store.graph.findEntitiesByAlias(G1, ['shared club'])).toEqual([
+      { alias: 'shared club', slug: 'shared' },
+    ]);
+    // A preparation is used once: the same writes again read what they touch.
+    const again = await commandsOf(client, () => store.graph.applyGraphWrites(writes));
+    expect(again).toContain('find entities');
+    expect((await store.graph.getEntities(G1, ['shared']))[0]?.factCount).toBe(6);
+    await store.close();
+  });
+
   it('counts every fact when two processes write the same new entity at once', async () => {
     const { client, db } = mongo;
     const a = createMongoStore({ client, dbName: `${db}_race` });

@@ -4,7 +4,7 @@ import type { BatchCompletion } from './batch-completion.js';
 import type { IngestDeps } from './deps.js';
 import { type Erased, type ErasureFence, fenceActions } from './erasure-fence.js';
 import { buildFact } from './fact-builder.js';
-import { attachFacts, type NewFact, planFacts } from './fact-inserts.js';
+import { attachFacts, insertPrepared, type NewFact, planFacts } from './fact-inserts.js';
 import { reinforceAll, retireFact } from './fact-updates.js';
 import type { FactGraphPlan } from './graph-writes.js';
 import type { MemberNames } from './member-names.js';
@@ -194,7 +194,7 @@ async function commitReplacements(
     };
   });
   const planned = await planFacts(store, items, at, names);
-  await store.facts.insert(planned.stored);
+  await insertPrepared(deps, planned, at, () => store.facts.insert(planned.stored));
   // A fact that several actions replace is ended once, by the first of them.
   const firstByTarget = new Map<string, number>();
   actions.forEach((a, i) => {
@@ -253,7 +253,11 @@ async function commitAdds(
   // at the same time (another author's batch) cannot store it a second time. A fact already
   // stored, or twice in the batch, is reinforced instead.
   const planned = await planFacts(store, items, at, names);
-  const existing = await store.facts.insertDistinct(guildId, planned.stored);
+  // Their graphs are prepared meanwhile (reads, lookups): a fact found stored already only cost
+  // reads of documents its graph would have touched.
+  const existing = await insertPrepared(deps, planned, at, () =>
+    store.facts.insertDistinct(guildId, planned.stored),
+  );
   const inserted = existing.flatMap((e, i) => (e ? [] : [i]));
   await attachFacts(
     store,

@@ -2,8 +2,9 @@ import { FactHistoryKind } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { Candidate } from './candidate.js';
+import type { IngestDeps } from './deps.js';
 import { historyEntry } from './fact-builder.js';
-import { applyFactGraphs, type FactGraphPlan, planFactGraph } from './graph-writes.js';
+import { applyFactGraphs, type FactGraphPlan, planFactGraph, prepareFactGraphs } from './graph-writes.js';
 import type { MemberNames } from './member-names.js';
 import { independent, independentEach } from './store-calls.js';
 
@@ -38,6 +39,22 @@ export async function planFacts(
   );
   const stored = items.map((it, i) => ({ ...it.fact, entitySlugs: [...(plans[i] as FactGraphPlan).slugs] }));
   return { items, stored, plans };
+}
+
+/**
+ * Runs the insert of planned facts (`insert`) with their graphs prepared beside it
+ * (`prepareFactGraphs`: only where transactions are `ordered`), so that the graph writes that
+ * follow the insert start from reads already made. Returns what `insert` returns.
+ */
+export async function insertPrepared<T>(
+  deps: Pick<IngestDeps, 'store' | 'logger'>,
+  planned: PlannedFacts,
+  at: Date,
+  insert: () => Promise<T>,
+): Promise<T> {
+  const graphs = planned.stored.map((fact, i) => ({ fact, plan: planned.plans[i] as FactGraphPlan }));
+  const [, inserted] = await Promise.all([prepareFactGraphs(deps, graphs, at), insert()]);
+  return inserted;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { normalizeAlias } from '../identity/aliases.js';
 import { EdgeKind, EntityKind, NodeType } from '../model/enums.js';
 import type { Fact } from '../model/fact.js';
-import type { EntityUpsert, Link, NodeRef, RelationUpsert } from '../model/graph.js';
+import type { EntityUpsert, GraphWrites, Link, NodeRef, RelationUpsert } from '../model/graph.js';
 import { normalizeVerb, polarityOf } from '../model/relation-rules.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { Candidate, RelationEnd } from './candidate.js';
+import type { IngestDeps } from './deps.js';
 import { entitySlug } from './entity-slug.js';
 import { type MemberNames, resolveMemberNames } from './member-names.js';
 
@@ -114,15 +115,14 @@ export async function planFactGraph(
 }
 
 /**
- * Writes the planned graphs of stored facts in one call whatever their number: every entity they
- * name (in plan order, fact after fact; an entity's fact count raised once per fact that names
- * it), then their relations and incidence links.
+ * The planned graphs of facts as one set of writes: every entity they name (in plan order, fact
+ * after fact; an entity's fact count raised once per fact that names it), then their relations
+ * and incidence links.
  */
-export async function applyFactGraphs(
-  store: MemoryStore,
+export function factGraphWrites(
   items: readonly { readonly fact: Fact; readonly plan: FactGraphPlan }[],
   at: Date,
-): Promise<void> {
+): GraphWrites {
   const entities: EntityUpsert[] = [];
   const relations: RelationUpsert[] = [];
   for (const { fact, plan } of items) {
@@ -157,7 +157,40 @@ export async function applyFactGraphs(
       });
     }
   }
-  const links = items.flatMap((it) => it.plan.links);
-  if (entities.length + relations.length + links.length > 0)
-    await store.graph.applyGraphWrites({ entities, relations, links });
+  return { entities, relations, links: items.flatMap((it) => it.plan.links) };
+}
+
+const emptyWrites = (w: GraphWrites) => w.entities.length + w.relations.length + w.links.length === 0;
+
+/** Writes the planned graphs of stored facts (`factGraphWrites`) in one call whatever their number. */
+export async function applyFactGraphs(
+  store: MemoryStore,
+  items: readonly { readonly fact: Fact; readonly plan: FactGraphPlan }[],
+  at: Date,
+): Promise<void> {
+  const writes = factGraphWrites(items, at);
+  if (!emptyWrites(writes)) await store.graph.applyGraphWrites(writes);
+}
+
+/**
+ * Where transactions are `ordered`: lets the store prepare the graphs of facts whose insert is
+ * still being decided (`GraphStore.prepareGraphWrites`), beside that insert. A failure only costs
+ * the round trips it would have saved (`applyGraphWrites` does the work again), so it is logged,
+ * not thrown. Nothing is sent elsewhere.
+ */
+export async function prepareFactGraphs(
+  deps: Pick<IngestDeps, 'store' | 'logger'>,
+  items: readonly { readonly fact: Fact; readonly plan: FactGraphPlan }[],
+  at: Date,
+): Promise<void> {
+  const { store } = deps;
+  const guildId = items[0]?.fact.guildId;
+  if (store.capabilities.transactions === 'atomic' || guildId === undefined) return;
+  const writes = factGraphWrites(items, at);
+  if (emptyWrites(writes)) return;
+  try {
+    await store.graph.prepareGraphWrites(writes);
+  } catch (error) {
+    deps.logger?.({ level: 'warn', event: 'ingest.graph_prepare_failed', data: { guildId }, error });
+  }
 }

@@ -41,6 +41,17 @@ export interface GraphStore {
    * fixed number of round trips, whatever their number.
    */
   applyGraphWrites(writes: GraphWrites): Promise<void>;
+  /**
+   * Graph writes that will probably follow, before it is known which of them will (new facts
+   * whose duplicate check is still running): a superset of the next `applyGraphWrites` calls.
+   * Core calls it only where transactions are `ordered`, beside the facts' insert. A remote store
+   * may read the documents they touch now and write the lookups that readers confirm against the
+   * data (an index entry naming an entity that does not exist yet is ignored), so that the writes
+   * themselves take fewer round trips. Readers see no change: no entity, relation or link is
+   * written here. A failure is not the caller's: `applyGraphWrites` does the work again.
+   * Default: nothing.
+   */
+  prepareGraphWrites(writes: GraphWrites): Promise<void>;
   /** Active relations touching any of the nodes (either direction), heaviest first, per node limit. */
   relationsOf(guildId: string, nodes: readonly NodeRef[], limitPerNode: number): Promise<Relation[]>;
   /** Every relation, active or ended, with one of these nodes as its source or destination (each once). */

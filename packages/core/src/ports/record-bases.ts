@@ -97,6 +97,10 @@ export abstract class GraphStoreBase implements GraphStore {
     for (const relation of writes.relations) await this.upsertRelation(relation);
     if (writes.links.length > 0) await this.addLinks(writes.links);
   }
+  /** Default: nothing to prepare (`applyGraphWrites` does all the work). */
+  async prepareGraphWrites(
+    ..._args: Parameters<GraphStore['prepareGraphWrites']>
+  ): ReturnType<GraphStore['prepareGraphWrites']> {}
   abstract relationsOf(...args: Parameters<GraphStore['relationsOf']>): ReturnType<GraphStore['relationsOf']>;
   abstract relationsTouching(
     ...args: Parameters<GraphStore['relationsTouching']>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
+import type { GraphWrites } from '../../src/model/graph.js';
 import type { StoreCapabilities } from '../../src/ports/memory-store.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
 import { ALICE, BOB, GUILD, harness, op, ops } from './helpers.js';
@@ -12,6 +13,19 @@ const TOPICS = ['chess', 'sourdough', 'cycling', 'jazz', 'pottery'];
  */
 async function extractNamed(n: number, perFact: number, transactions: StoreCapabilities['transactions']) {
   const inner = createInMemoryStore();
+  const prepared: GraphWrites[] = [];
+  const applied: GraphWrites[] = [];
+  const { graph: g } = inner;
+  const prepare = g.prepareGraphWrites.bind(g);
+  const apply = g.applyGraphWrites.bind(g);
+  g.prepareGraphWrites = (w) => {
+    prepared.push(w);
+    return prepare(w);
+  };
+  g.applyGraphWrites = (w) => {
+    applied.push(w);
+    return apply(w);
+  };
   const counted = new StoreWaves({ ...inner, capabilities: { ...inner.capabilities, transactions } });
   const h = harness({}, { store: counted.store });
   const operations = TOPICS.slice(0, n).map((topic, i) => {
@@ -50,7 +64,7 @@ async function extractNamed(n: number, perFact: number, transactions: StoreCapab
     facts: await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE }),
   };
   await h.memory.close();
-  return { ...measured, graph };
+  return { ...measured, graph, prepared, applied };
 }
 
 const count = (byWave: readonly (readonly string[])[], call: string) =>
@@ -100,6 +114,25 @@ describe('the graph writes of an extraction commit', () => {
       wave(atomic.byWave, 'facts.findByNormalizedText'),
     );
     expect(atomic.graph.entities).toHaveLength(9);
+    expect(atomic.graph).toEqual({ ...ordered.graph, facts: atomic.graph.facts });
+  });
+
+  it('lets the store prepare the graphs beside the insert where transactions are ordered', async () => {
+    const ordered = await extractNamed(3, 3, 'ordered');
+    // Once, in the wave of the insert (its duplicate check), with what is then applied.
+    expect(count(ordered.byWave, 'graph.prepareGraphWrites')).toBe(1);
+    expect(wave(ordered.byWave, 'graph.prepareGraphWrites')).toBe(
+      wave(ordered.byWave, 'facts.insertDistinct'),
+    );
+    expect(wave(ordered.byWave, 'graph.applyGraphWrites')).toBeGreaterThan(
+      wave(ordered.byWave, 'facts.insertDistinct'),
+    );
+    expect(ordered.prepared).toEqual(ordered.applied);
+    expect(ordered.applied[0]?.entities.map((e) => e.slug)).toContain('chess-club');
+    // An atomic store is not asked (its commit is one transaction), and stores the same graph.
+    const atomic = await extractNamed(3, 3, 'atomic');
+    expect(count(atomic.byWave, 'graph.prepareGraphWrites')).toBe(0);
+    expect(atomic.prepared).toEqual([]);
     expect(atomic.graph).toEqual({ ...ordered.graph, facts: atomic.graph.facts });
   });
 });

@@ -154,5 +154,76 @@ export function graphWritesSuite(o: ConformanceOptions): void {
         expect((await upsert(-9, 3)).factCount).toBe(0);
         expect((await s.graph.getEntities(G1, ['tea']))[0]?.factCount).toBe(0);
       }));
+
+    it('changes nothing readers see when graph writes are only prepared', () =>
+      withStore(o, async (s) => {
+        const one: [Fact, Fact] = [makeFact({ text: 'u1 plays chess' }), makeFact({ text: 'u1 plays go' })];
+        await s.facts.insert(one);
+        await s.graph.upsertEntity({
+          guildId: G1,
+          slug: 'stored',
+          name: 'Stored',
+          kind: 'concept',
+          aliases: ['stored'],
+          at: at(0),
+        });
+        const before = await graphOf(s, G1, one);
+        await s.graph.prepareGraphWrites(writesOf(G1, one));
+        await s.graph.prepareGraphWrites(writesOf(G1, one));
+        expect(await graphOf(s, G1, one)).toEqual(before);
+        expect(before.entities.map((e) => e.slug)).toEqual(['stored']);
+        expect(await s.graph.findEntitiesByAlias(G1, ['chess', 'go', 'baduk', 'stored thing'])).toEqual([]);
+        expect(await s.graph.relationsOf(G1, [user('u1')], 10)).toEqual([]);
+        expect(await s.graph.linksForNodes(G1, [user('u1'), entity('chess')], { limitPerNode: 10 })).toEqual(
+          [],
+        );
+      }));
+
+    it('applies what follows a preparation as if nothing was prepared: a part of it, after another writer', () =>
+      withStore(o, async (s) => {
+        const one: [Fact, Fact] = [makeFact({ text: 'u1 plays chess' }), makeFact({ text: 'u1 plays go' })];
+        const two: [Fact, Fact] = [
+          makeFact({ guildId: G2, text: 'u1 plays chess' }),
+          makeFact({ guildId: G2, text: 'u1 plays go' }),
+        ];
+        await s.facts.insert([...one, ...two]);
+        // Only the first fact turns out new: its entities, its first relation and its links.
+        const part = (w: GraphWrites): GraphWrites => ({
+          entities: w.entities.slice(0, 2),
+          relations: w.relations.slice(0, 1),
+          links: w.links.slice(0, 2),
+        });
+        const other = (guildId: string): EntityUpsert => ({
+          guildId,
+          slug: 'chess',
+          name: 'Chess',
+          kind: 'activity',
+          aliases: ['chess', 'xadrez'],
+          at: at(5),
+          factDelta: 4,
+        });
+        await s.graph.prepareGraphWrites(writesOf(G1, one));
+        // Another writer names an entity of the preparation before the writes come.
+        await s.graph.upsertEntity(other(G1));
+        await s.graph.applyGraphWrites(part(writesOf(G1, one)));
+        await s.graph.upsertEntity(other(G2));
+        await s.graph.applyGraphWrites(part(writesOf(G2, two)));
+
+        const applied = await graphOf(s, G1, one);
+        expect(applied).toEqual(await graphOf(s, G2, two));
+        expect(applied.entities.map((e) => e.slug).sort()).toEqual(['chess', 'stored']);
+        expect(applied.entities.find((e) => e.slug === 'chess')).toMatchObject({
+          aliases: ['chess', 'xadrez'],
+          factCount: 5,
+        });
+        expect(applied.relations.map((r) => r.dstId)).toEqual(['chess']);
+        // What was prepared and never applied is nowhere.
+        expect(await s.graph.getEntities(G1, ['go'])).toEqual([]);
+        expect(await s.graph.findEntitiesByAlias(G1, ['go', 'baduk', 'chess openings'])).toEqual([]);
+        expect(await s.graph.findEntitiesByAlias(G1, ['xadrez', 'again'])).toEqual([
+          { alias: 'xadrez', slug: 'chess' },
+          { alias: 'again', slug: 'stored' },
+        ]);
+      }));
   });
 }
