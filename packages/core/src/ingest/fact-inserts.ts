@@ -53,8 +53,13 @@ export async function insertPrepared<T>(
   insert: () => Promise<T>,
 ): Promise<T> {
   const graphs = planned.stored.map((fact, i) => ({ fact, plan: planned.plans[i] as FactGraphPlan }));
-  const [, inserted] = await Promise.all([prepareFactGraphs(deps, graphs, at), insert()]);
-  return inserted;
+  // Never rejects; awaited whatever the insert's outcome, so nothing of it is left running.
+  const prepared = prepareFactGraphs(deps, graphs, at);
+  try {
+    return await insert();
+  } finally {
+    await prepared;
+  }
 }
 
 /**

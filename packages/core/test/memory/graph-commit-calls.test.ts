@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/in-memory-store.js';
 import type { GraphWrites } from '../../src/model/graph.js';
+import type { LogEvent } from '../../src/ports/logger.js';
 import type { StoreCapabilities } from '../../src/ports/memory-store.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
 import { ALICE, BOB, GUILD, harness, op, ops } from './helpers.js';
@@ -134,5 +135,39 @@ describe('the graph writes of an extraction commit', () => {
     expect(count(atomic.byWave, 'graph.prepareGraphWrites')).toBe(0);
     expect(atomic.prepared).toEqual([]);
     expect(atomic.graph).toEqual({ ...ordered.graph, facts: atomic.graph.facts });
+  });
+
+  it('commits as if nothing was prepared when the preparation fails, and says so in a warning', async () => {
+    const inner = createInMemoryStore();
+    const store = { ...inner, capabilities: { ...inner.capabilities, transactions: 'ordered' as const } };
+    let settled = false;
+    inner.graph.prepareGraphWrites = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      settled = true;
+      throw new Error('preparation failed');
+    };
+    const logged: LogEvent[] = [];
+    const h = harness({}, { store, logger: (e) => logged.push(e) });
+    h.llm.script(
+      'extraction',
+      ops({
+        ...op({ text: 'Alice goes to chess club with Bob', sources: [1] }),
+        entities: [{ name: 'chess club', kind: 'activity' }],
+        relations: [],
+      }),
+    );
+    await h.say(BOB, 'hi all');
+    await h.say(ALICE, 'I do all kinds of things with Bob');
+    await h.say(ALICE, 'busy week honestly');
+    await h.say(ALICE, 'anyway how is everyone');
+    await h.memory.flush({ guildId: GUILD });
+    // The commit waited for it (nothing of it is left running) and stored everything anyway.
+    expect(settled).toBe(true);
+    expect(await inner.graph.getEntities(GUILD, ['chess-club'])).toHaveLength(1);
+    expect(await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).toHaveLength(1);
+    const warning = logged.find((e) => e.event === 'ingest.graph_prepare_failed');
+    expect(warning).toMatchObject({ level: 'warn', data: { guildId: GUILD } });
+    expect(JSON.stringify(warning?.data)).not.toContain('chess');
+    await h.memory.close();
   });
 });
