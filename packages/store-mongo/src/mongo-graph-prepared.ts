@@ -3,7 +3,7 @@ import type { Collection } from 'mongodb';
 import type { MongoContext } from './mongo-context.js';
 import { entityWrites } from './mongo-entities.js';
 import { type AliasEntry, indexEntityAliases } from './mongo-entity-aliases.js';
-import type { EntityDoc, RelationDoc } from './mongo-memory-docs.js';
+import type { EntityAliasDoc, EntityDoc, RelationDoc } from './mongo-memory-docs.js';
 import { relationUpsertKeys } from './mongo-relations.js';
 
 /** A preparation is used within this long, or dropped (a commit's insert takes a few round trips). */
@@ -18,13 +18,29 @@ interface Pending<T> {
 }
 
 /** Documents by `_id`, read now; null for each id that is not stored. */
-export async function readKnown<D extends { _id: string }>(
+async function readKnown<D extends { _id: string }>(
   ctx: MongoContext,
   coll: Collection<D>,
   ids: readonly string[],
 ): Promise<Map<string, D | null>> {
   const found = await ctx.readMany(coll, ids);
   return new Map(ids.map((id) => [id, found.get(id) ?? null]));
+}
+
+/** The alias, entity and relation documents graph writes touch, read at once (null: not stored). */
+export function readGraphDocs(
+  ctx: MongoContext,
+  aliasKeys: readonly string[],
+  entityKeys: readonly string[],
+  relationKeys: readonly string[],
+): Promise<
+  [Map<string, EntityAliasDoc | null>, Map<string, EntityDoc | null>, Map<string, RelationDoc | null>]
+> {
+  return ctx.all(
+    () => readKnown(ctx, ctx.c.entityAliases, aliasKeys),
+    () => readKnown(ctx, ctx.c.entities, entityKeys),
+    () => readKnown(ctx, ctx.c.relations, relationKeys),
+  );
 }
 
 /** What `take` hands to the graph writes: what the preparations covered, the rest to do. */
@@ -53,11 +69,7 @@ export class PreparedGraph {
   async prepare(ctx: MongoContext, writes: GraphWrites): Promise<void> {
     const entities = entityWrites(writes.entities);
     const relationKeys = relationUpsertKeys(writes.relations);
-    const reads = ctx.all(
-      () => readKnown(ctx, ctx.c.entityAliases, [...entities.aliases.keys()]),
-      () => readKnown(ctx, ctx.c.entities, [...entities.byKey.keys()]),
-      () => readKnown(ctx, ctx.c.relations, relationKeys),
-    );
+    const reads = readGraphDocs(ctx, [...entities.aliases.keys()], [...entities.byKey.keys()], relationKeys);
     const indexed = reads.then(([aliasDocs]) => indexEntityAliases(ctx, entities.aliases, aliasDocs));
     const at = Date.now();
     const settle = <T>(p: Promise<T>): Promise<{ readonly v: T } | null> =>

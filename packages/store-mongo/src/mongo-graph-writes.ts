@@ -4,7 +4,7 @@ import type { MongoContext } from './mongo-context.js';
 import { type EntityWrites, entityWrites, writeEntities } from './mongo-entities.js';
 import type { AliasEntry } from './mongo-entity-aliases.js';
 import { entityKey } from './mongo-graph-mapping.js';
-import { type PreparedGraph, readKnown } from './mongo-graph-prepared.js';
+import { type PreparedGraph, readGraphDocs } from './mongo-graph-prepared.js';
 import type { EntityAliasDoc, EntityDoc, RelationDoc } from './mongo-memory-docs.js';
 import type { MongoRelations } from './mongo-relations.js';
 import { relationUpsertKeys } from './mongo-relations.js';
@@ -76,20 +76,11 @@ async function knownDocs(
 }> {
   const taken = await prepared.take([...entities.byKey.keys()], relationKeys, entities.aliases);
   const aliasesToIndex = new Map([...entities.aliases].filter(([key]) => !taken.indexed.has(key)));
-  const [aliases, entityDocs, relationDocs] = await ctx.all(
-    () => readKnown(ctx, ctx.c.entityAliases, [...aliasesToIndex.keys()]),
-    () =>
-      readKnown(
-        ctx,
-        ctx.c.entities,
-        [...entities.byKey.keys()].filter((k) => !taken.entities.has(k)),
-      ),
-    () =>
-      readKnown(
-        ctx,
-        ctx.c.relations,
-        relationKeys.filter((k) => !taken.relations.has(k)),
-      ),
+  const [aliases, entityDocs, relationDocs] = await readGraphDocs(
+    ctx,
+    [...aliasesToIndex.keys()],
+    [...entities.byKey.keys()].filter((k) => !taken.entities.has(k)),
+    relationKeys.filter((k) => !taken.relations.has(k)),
   );
   return {
     aliases,
