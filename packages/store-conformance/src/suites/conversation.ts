@@ -1,4 +1,5 @@
-import { Bm25Corpus, indexTerms } from '@permafrost/core/store';
+import type { StoredMessage } from '@permafrost/core';
+import { Bm25Corpus, indexTerms, type WindowAnchor } from '@permafrost/core/store';
 import { describe, expect, it } from 'vitest';
 import { at, type ConformanceOptions, G1, G2, makeMessage, withStore } from '../fixtures.js';
 
@@ -77,9 +78,39 @@ export function conversationSuite(o: ConformanceOptions): void {
         );
         expect(await s.conversation.channelWindows(G1, all, 2)).toEqual(each);
         expect(await s.conversation.channelWindows(G1, [], 2)).toEqual([]);
+        // An anchor named twice gets its window twice; one named with another channel is unknown
+        // there (the latest messages of that channel before it, nothing after).
+        const [a2, a3, a4, b2] = [a[2], a[3], a[4], b[2]].map((m) => id(m as StoredMessage));
+        const repeated = [anchors[1], { channelId: 'w2', messageId: a3 as string }, anchors[1]];
+        const twice = await s.conversation.channelWindows(G1, repeated as WindowAnchor[], 1);
+        expect(twice.map((w) => [w.before.map(id), w.after.map(id)])).toEqual([
+          [[a2], [a4]],
+          [[b2], []],
+          [[a2], [a4]],
+        ]);
         // Guilds stay apart: in G2 the anchor is unknown, so only G2's own row comes back.
         const [other] = await s.conversation.channelWindows(G2, anchors.slice(0, 1), 2);
         expect([other?.before.map(id), other?.after]).toEqual([[elsewhere.messageId], []]);
+      }));
+
+    it('orders a window by message id among messages sent at the same instant', () =>
+      withStore(o, async (s) => {
+        const when = at(500);
+        const same = Array.from({ length: 5 }, () => makeMessage({ channelId: 'w3', createdAt: when }));
+        // Stored out of order: the position is (time, message id), never the insertion order.
+        await s.queue.enqueueMany([same[3], same[0], same[4], same[2], same[1]] as StoredMessage[], 100);
+        const id = (m: { messageId: string }) => m.messageId;
+        const ids = same.map(id);
+        const windows = await s.conversation.channelWindows(
+          G1,
+          [0, 2, 4].map((i) => ({ channelId: 'w3', messageId: ids[i] as string })),
+          2,
+        );
+        expect(windows.map((w) => [w.before.map(id), w.after.map(id)])).toEqual([
+          [[], ids.slice(1, 3)],
+          [ids.slice(0, 2), ids.slice(3, 5)],
+          [ids.slice(2, 4), []],
+        ]);
       }));
 
     it('reads an author’s history and channel statistics', () =>

@@ -9,3 +9,8 @@ export const bool = (v: number): boolean => v !== 0;
 
 /** JSON array text of ids, for `IN (SELECT value FROM json_each(?))`. */
 export const idList = (ids: readonly string[]): string => JSON.stringify(ids);
+
+/** SQLite's BINARY collation (UTF-8 bytes), which `ORDER BY message_id` uses. */
+export function binaryCompare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}

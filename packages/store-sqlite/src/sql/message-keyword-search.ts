@@ -1,4 +1,5 @@
 import type { SqliteConnection } from '../connection.js';
+import { binaryCompare } from '../rows/codec.js';
 import { MESSAGES_BY_ROW_ID, type MessageRow } from '../rows/message-row.js';
 import { rawRows } from '../rows/raw.js';
 import { indexRowCount } from './fts-full-match.js';
@@ -74,9 +75,4 @@ export function searchMessageIndex(
 
 function joined(c: SqliteConnection, guildId: string, match: string, limit: number): RankedMessageRow[] {
   return c.stmt(JOINED_SEARCH).all(match, guildId, limit) as RankedMessageRow[];
-}
-
-/** SQLite's BINARY collation (UTF-8 bytes), which `ORDER BY message_id` uses. */
-function binaryCompare(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
