@@ -13,6 +13,7 @@ import { refreshDigest } from './digests.js';
 import type { ErasureFence } from './erasure-fence.js';
 import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js';
 import { renderExtractionPrompt } from './extraction-prompt.js';
+import type { ReapplyHooks } from './fence-reapply.js';
 import { resolveMemberNames } from './member-names.js';
 import { noiseGate } from './noise-gate.js';
 import { reconcile } from './reconcile.js';
@@ -69,12 +70,12 @@ export interface ExtractBatchOptions {
   /** Opened before the batch's messages were read: erasures since then are honoured at commit. */
   readonly fence?: ErasureFence;
   /**
-   * Where transactions are not atomic, run once everything the batch writes about people (facts,
-   * vectors, digests) is written, while the batch is marked done: the caller's re-application of
-   * erasures (fence-reapply.ts). Not run on atomic stores, nor when nothing is committed; the
-   * caller runs it itself then.
+   * Where transactions are not atomic, told when the commit's writes about people (facts, vectors,
+   * graph) have landed and when the digests and aliases that follow them are written, while the
+   * batch is marked done: the caller's re-application of erasures (fence-reapply.ts). Not used on
+   * atomic stores, nor when nothing is committed; the caller re-applies itself then.
    */
-  readonly afterWrites?: () => Promise<void>;
+  readonly reapply?: ReapplyHooks;
 }
 
 /** A key's claimed messages after screening: what may go to the model, or why nothing does. */
@@ -212,15 +213,17 @@ export async function extractScreened(
     // charges land before it, the digests after it. Elsewhere the charges go out beside the
     // commit's writes and are awaited before "done", so a failed charge still leaves the batch to
     // be retried, and the digests are refreshed while the batch is marked done.
-    const afterFacts = async (committed: CommitOutcome) => {
-      await mineFactAliases(deps, guildId, ctx, committed.added);
-      const digestCalls = await refreshDigests(
+    // Whether it wrote anything about people (an alias, a digest).
+    const afterFacts = async (committed: CommitOutcome): Promise<boolean> => {
+      const aliases = await mineFactAliases(deps, guildId, ctx, committed.added);
+      const digests = await refreshDigests(
         deps,
         guildId,
         committed.added.map((f) => f.subjectId),
         nameOf,
       );
-      llmCalls += digestCalls;
+      llmCalls += digests.calls;
+      return aliases > 0 || digests.wrote;
     };
     if (atomic) await charged();
     const outcome = await commitActions(deps, guildId, plan.actions, {
@@ -234,8 +237,9 @@ export async function extractScreened(
               names,
               beforeDone: charged,
               alongside: async (committed) => {
-                await afterFacts(committed);
-                await options.afterWrites?.();
+                options.reapply?.landed();
+                const wrote = await afterFacts(committed);
+                await options.reapply?.finished(wrote);
               },
             },
           }),
@@ -267,7 +271,8 @@ async function mineFactAliases(
     readonly text: string;
     readonly attribution: { readonly speakerId: string | null };
   }[],
-): Promise<void> {
+): Promise<number> {
+  let written = 0;
   for (const fact of added) {
     if (
       fact.subjectId === null ||
@@ -275,16 +280,18 @@ async function mineFactAliases(
     )
       continue;
     const mined = mineFactAlias(fact.text, ctx.roster.nameOfUser(fact.subjectId) ?? '');
-    if (mined)
-      await deps.store.aliases.upsert({
-        guildId,
-        alias: mined.alias,
-        userId: fact.subjectId,
-        source: AliasSource.REAL_NAME,
-        weight: mined.weight,
-        updatedAt: deps.clock.now(),
-      });
+    if (!mined) continue;
+    written++;
+    await deps.store.aliases.upsert({
+      guildId,
+      alias: mined.alias,
+      userId: fact.subjectId,
+      source: AliasSource.REAL_NAME,
+      weight: mined.weight,
+      updatedAt: deps.clock.now(),
+    });
   }
+  return written;
 }
 
 async function refreshDigests(
@@ -292,14 +299,19 @@ async function refreshDigests(
   guildId: string,
   subjects: readonly (string | null)[],
   nameOf: (s: string | null) => string,
-): Promise<number> {
+): Promise<{ readonly calls: number; readonly wrote: boolean }> {
   let calls = 0;
+  let wrote = false;
   for (const subjectId of new Set(subjects)) {
     try {
-      if ((await refreshDigest(deps, guildId, subjectId, nameOf(subjectId))) !== 'skipped') calls++;
+      const outcome = await refreshDigest(deps, guildId, subjectId, nameOf(subjectId));
+      if (outcome !== 'skipped') calls++;
+      if (outcome === 'updated') wrote = true;
     } catch (error) {
+      // A write that failed may still have landed.
+      wrote = true;
       deps.logger?.({ level: 'warn', event: 'digest.failed', data: { guildId }, error });
     }
   }
-  return calls;
+  return { calls, wrote };
 }

@@ -57,11 +57,11 @@ export async function runCommunityPass(
         );
       },
     });
-    const result = await withErasuresReapplied(deps, fence, async (afterWrites) => {
+    const result = await withErasuresReapplied(deps, fence, async (reapply) => {
       const report = await extractBatch(deps, guildId, SERVER_KEY, messages, 'community', {
         completion,
         fence,
-        afterWrites,
+        reapply,
       });
       await completion.settle(store);
       return report;

@@ -238,11 +238,11 @@ export class IngestEngine {
       }
       if (parts.length === 0) return units;
       const completion = claimCompletion(this.#deps, partClaims, context);
-      const result = await withErasuresReapplied(this.#deps, fence, async (afterWrites) => {
+      const result = await withErasuresReapplied(this.#deps, fence, async (reapply) => {
         const report = await extractScreened(this.#deps, guildId, parts, 'member', {
           completion,
           fence,
-          afterWrites,
+          reapply,
         });
         await completion.settle(store);
         return report;
