@@ -9,7 +9,7 @@ import type { BatchCompletion } from './batch-completion.js';
 import { type BatchContext, buildBatchContext } from './batch-context.js';
 import { type CommitOutcome, commitActions } from './commit.js';
 import type { IngestDeps } from './deps.js';
-import { refreshDigest } from './digests.js';
+import { refreshDigests } from './digests.js';
 import type { ErasureFence } from './erasure-fence.js';
 import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js';
 import { renderExtractionPrompt } from './extraction-prompt.js';
@@ -292,26 +292,4 @@ async function mineFactAliases(
     });
   }
   return written;
-}
-
-async function refreshDigests(
-  deps: IngestDeps,
-  guildId: string,
-  subjects: readonly (string | null)[],
-  nameOf: (s: string | null) => string,
-): Promise<{ readonly calls: number; readonly wrote: boolean }> {
-  let calls = 0;
-  let wrote = false;
-  for (const subjectId of new Set(subjects)) {
-    try {
-      const outcome = await refreshDigest(deps, guildId, subjectId, nameOf(subjectId));
-      if (outcome !== 'skipped') calls++;
-      if (outcome === 'updated') wrote = true;
-    } catch (error) {
-      // A write that failed may still have landed.
-      wrote = true;
-      deps.logger?.({ level: 'warn', event: 'digest.failed', data: { guildId }, error });
-    }
-  }
-  return { calls, wrote };
 }

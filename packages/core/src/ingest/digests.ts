@@ -2,6 +2,9 @@ import type { SummarizeInput } from '../extraction/task-contracts.js';
 import { centroid, dot } from '../math/vector-math.js';
 import { mergeChannels } from '../model/audience.js';
 import { MeterPurpose } from '../model/enums.js';
+import type { Fact } from '../model/fact.js';
+import type { Digest } from '../model/graph.js';
+import { quiet } from '../recall/recall-session.js';
 import { quoteUntrusted } from '../text/untrusted.js';
 import type { IngestDeps } from './deps.js';
 
@@ -10,6 +13,36 @@ const CENTROID_FACTS = 20;
 const MAX_WORDS = 120;
 
 const SYSTEM = `Write a short profile of one member of a chat community from the facts you are given: one paragraph, third person, at most 120 words, using only what the facts say. No lists, no speculation.`;
+
+type Outcome = 'updated' | 'kept' | 'skipped';
+
+/** What a refresh reads about one subject. */
+interface DigestInputs {
+  readonly optedOut: readonly string[];
+  readonly top: readonly Fact[];
+  readonly current: Digest | null;
+}
+
+const enabled = (deps: IngestDeps, force: boolean) =>
+  deps.smallLlm !== null && (force || deps.config.extraction.digestEveryFacts > 0);
+
+/** The subject's strongest facts and current digest, with the guild's opt-outs: one wave. */
+async function readInputs(
+  deps: IngestDeps,
+  guildId: string,
+  subjectId: string | null,
+  optedOut: Promise<string[]>,
+): Promise<DigestInputs> {
+  const [o, top, current] = await Promise.all([
+    optedOut,
+    deps.store.facts.topStrength(
+      subjectId === null ? { guildId, serverOnly: true } : { guildId, subjectIds: [subjectId] },
+      deps.config.lifecycle.maxFactsPerUser,
+    ),
+    deps.store.digests.getDigest(guildId, subjectId),
+  ]);
+  return { optedOut: o, top, current };
+}
 
 /**
  * Regenerates a subject's digest when at least `digestEveryFacts` facts were added since the last
@@ -21,19 +54,54 @@ export async function refreshDigest(
   subjectId: string | null,
   subjectName: string,
   force = false,
-): Promise<'updated' | 'kept' | 'skipped'> {
+): Promise<Outcome> {
+  if (!enabled(deps, force)) return 'skipped';
+  const inputs = await readInputs(deps, guildId, subjectId, deps.store.consent.optedOutUsers(guildId));
+  return summarise(deps, guildId, subjectId, subjectName, force, inputs);
+}
+
+/**
+ * The digests of a commit's subjects: every subject's reads go out together (one round trip on a
+ * remote store, not one per subject), then each summary in turn. `wrote` says whether any digest
+ * may have been written (a refresh that failed counts: its write may have landed).
+ */
+export async function refreshDigests(
+  deps: IngestDeps,
+  guildId: string,
+  subjects: readonly (string | null)[],
+  nameOf: (subjectId: string | null) => string,
+): Promise<{ readonly calls: number; readonly wrote: boolean }> {
+  const unique = [...new Set(subjects)];
+  let calls = 0;
+  let wrote = false;
+  if (unique.length === 0 || !enabled(deps, false)) return { calls, wrote };
+  const optedOut = deps.store.consent.optedOutUsers(guildId);
+  const reads = unique.map((s) => quiet(readInputs(deps, guildId, s, optedOut)));
+  for (const [i, subjectId] of unique.entries()) {
+    try {
+      const inputs = await (reads[i] as Promise<DigestInputs>);
+      const outcome = await summarise(deps, guildId, subjectId, nameOf(subjectId), false, inputs);
+      if (outcome !== 'skipped') calls++;
+      if (outcome === 'updated') wrote = true;
+    } catch (error) {
+      wrote = true;
+      deps.logger?.({ level: 'warn', event: 'digest.failed', data: { guildId }, error });
+    }
+  }
+  return { calls, wrote };
+}
+
+async function summarise(
+  deps: IngestDeps,
+  guildId: string,
+  subjectId: string | null,
+  subjectName: string,
+  force: boolean,
+  { optedOut: optedOutIds, top, current }: DigestInputs,
+): Promise<Outcome> {
   const every = deps.config.extraction.digestEveryFacts;
   const model = deps.smallLlm;
-  if (!model || (every === 0 && !force)) return 'skipped';
-  // The three reads are independent: one round trip, not three.
-  const [optedOutIds, top, current] = await Promise.all([
-    deps.store.consent.optedOutUsers(guildId),
-    deps.store.facts.topStrength(
-      subjectId === null ? { guildId, serverOnly: true } : { guildId, subjectIds: [subjectId] },
-      deps.config.lifecycle.maxFactsPerUser,
-    ),
-    deps.store.digests.getDigest(guildId, subjectId),
-  ]);
+  if (!model) return 'skipped';
   const optedOut = new Set(optedOutIds);
   // Never summarise what a member who opted out (or a bot) said about the subject.
   const facts = top.filter((f) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/index.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
-import { ALICE, GUILD, harness, op, ops } from './helpers.js';
+import { ALICE, BOB, GUILD, harness, op, ops } from './helpers.js';
 
 /**
  * Refreshing a member's digest after a commit reads the opt-outs, the member's strongest facts and
@@ -33,6 +33,37 @@ describe('digest refresh', () => {
     const block = (await h.memory.promptContext({ guildId: GUILD, askerId: ALICE, text: 'what do i grow?' }))
       .injectionBlock;
     expect(block).toContain('Summary:');
+    await h.memory.close();
+  });
+
+  it("reads every subject's inputs in one wave when a commit touches several members", async () => {
+    const counted = new StoreWaves(createInMemoryStore());
+    const h = harness(
+      { extraction: { digestEveryFacts: 2, digestSanityThreshold: 0.3 } },
+      { store: counted.store },
+    );
+    h.llm.script(
+      'extraction',
+      ops(
+        op({ text: 'Alice grows tomatoes on her balcony' }),
+        op({ text: 'Alice grows peppers in her garden' }),
+        op({ subject: 'p1', speaker: 'p0', text: 'Bob grows tomatoes on his balcony', sources: [1] }),
+        op({ subject: 'p1', speaker: 'p0', text: 'Bob grows peppers in his garden', sources: [1] }),
+      ),
+    );
+    h.llm.script('summarize', 'Alice grows tomatoes on her balcony and peppers in her garden.');
+    await h.say(ALICE, `me and <@${BOB}> both grow tomatoes on the balcony and peppers in the garden`, {
+      mentionIds: [BOB],
+    });
+    const { byWave } = await counted.measure(() => h.memory.flush({ guildId: GUILD }));
+    const reads = byWave.filter((wave) => wave.includes('digests.getDigest'));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.filter((call) => call === 'digests.getDigest')).toHaveLength(2);
+    expect(reads[0]?.filter((call) => call === 'facts.topStrength')).toHaveLength(2);
+    // Both summaries were still asked for, one after the other.
+    expect(h.llm.callsFor('summarize')).toHaveLength(2);
+    for (const member of [ALICE, BOB])
+      expect(await counted.store.digests.getDigest(GUILD, member)).not.toBeNull();
     await h.memory.close();
   });
 });
