@@ -11,6 +11,8 @@ import { type Erased, type ErasureFence, nothingErased } from './erasure-fence.j
  * are applied again (purges re-run, forgotten messages' vectors deleted, facts citing them lose
  * them). Atomic stores
  * serialise the commit with the erasure, so the check inside the commit is enough there.
+ * `checked`: a read of the erasures started after the batch's last write about people, used
+ * instead of a new one (ReapplyHooks).
  */
 export async function reapplyErasures(
   deps: IngestDeps,
