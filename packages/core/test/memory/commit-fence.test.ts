@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore, ErrorCode, MemoryError, type MemoryStore } from '../../src/index.js';
-import { ALICE, CHANNEL, GUILD, harness, op, ops } from './helpers.js';
+import { ALICE, CHANNEL, GUILD, harness, op, ops, storedFactsAbout } from './helpers.js';
 
 /**
  * A store whose budget charge takes a while, recording when the charge starts and ends and when
@@ -87,13 +87,7 @@ describe("the commit's erasure check", () => {
     await h.say(ALICE, 'i keep bees on my roof, three hives now');
     await h.memory.flush({ guildId: GUILD });
     expect(await h.memory.facts.getAll({ guildId: GUILD, subjectId: ALICE })).toEqual([]);
-    const stored = await store.facts.list({
-      guildId: GUILD,
-      subjectIds: [ALICE],
-      validity: 'any',
-      limit: 10,
-    });
-    expect(stored.items).toEqual([]);
+    expect(await storedFactsAbout(store, ALICE)).toEqual([]);
     await h.memory.close();
   });
 
@@ -163,8 +157,7 @@ describe("the commit's erasure check", () => {
     await h.memory.flush({ guildId: GUILD });
     // The fact went in after the purge, then the charge failed the batch: the purge is re-run.
     expect(failed).toEqual(['STORE_UNAVAILABLE']);
-    const stored = await base.facts.list({ guildId: GUILD, subjectIds: [ALICE], validity: 'any', limit: 10 });
-    expect(stored.items).toEqual([]);
+    expect(await storedFactsAbout(base, ALICE)).toEqual([]);
     await h.memory.close();
   });
 

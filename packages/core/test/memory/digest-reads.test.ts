@@ -8,20 +8,25 @@ import { ALICE, BOB, GUILD, harness, op, ops } from './helpers.js';
  * the current digest. None of the three depends on another, so they go out together: on a remote
  * store that is one round trip, not three.
  */
+const aliceGrows = [
+  op({ text: 'Alice grows tomatoes on her balcony' }),
+  op({ text: 'Alice grows peppers in her garden' }),
+];
+
+/** A memory that refreshes digests every 2 facts, over a store whose calls are counted in waves. */
+function digestHarness() {
+  const counted = new StoreWaves(createInMemoryStore());
+  const h = harness(
+    { extraction: { digestEveryFacts: 2, digestSanityThreshold: 0.3 } },
+    { store: counted.store },
+  );
+  return { counted, h };
+}
+
 describe('digest refresh', () => {
   it('reads opt-outs, strongest facts and the current digest in one wave', async () => {
-    const counted = new StoreWaves(createInMemoryStore());
-    const h = harness(
-      { extraction: { digestEveryFacts: 2, digestSanityThreshold: 0.3 } },
-      { store: counted.store },
-    );
-    h.llm.script(
-      'extraction',
-      ops(
-        op({ text: 'Alice grows tomatoes on her balcony' }),
-        op({ text: 'Alice grows peppers in her garden' }),
-      ),
-    );
+    const { counted, h } = digestHarness();
+    h.llm.script('extraction', ops(...aliceGrows));
     h.llm.script('summarize', 'Alice grows tomatoes on her balcony and peppers in her garden.');
     await h.say(ALICE, 'i grow tomatoes on my balcony and peppers in the garden');
     const { byWave } = await counted.measure(() => h.memory.flush({ guildId: GUILD }));
@@ -37,16 +42,11 @@ describe('digest refresh', () => {
   });
 
   it("reads every subject's inputs in one wave when a commit touches several members", async () => {
-    const counted = new StoreWaves(createInMemoryStore());
-    const h = harness(
-      { extraction: { digestEveryFacts: 2, digestSanityThreshold: 0.3 } },
-      { store: counted.store },
-    );
+    const { counted, h } = digestHarness();
     h.llm.script(
       'extraction',
       ops(
-        op({ text: 'Alice grows tomatoes on her balcony' }),
-        op({ text: 'Alice grows peppers in her garden' }),
+        ...aliceGrows,
         op({ subject: 'p1', speaker: 'p0', text: 'Bob grows tomatoes on his balcony', sources: [1] }),
         op({ subject: 'p1', speaker: 'p0', text: 'Bob grows peppers in his garden', sources: [1] }),
       ),

@@ -2,6 +2,7 @@ import {
   createMemory,
   type MemoryConfigInput,
   type MemoryOverrides,
+  type MemoryStore,
   type MessageEventInput,
 } from '../../src/index.js';
 import { createScriptedLlm, FixedClock, type ScriptedLlm, sequentialIds } from '../../src/testing/index.js';
@@ -95,3 +96,8 @@ export function op(o: {
 }
 
 export const ops = (...operations: ReturnType<typeof op>[]) => JSON.stringify({ operations });
+
+/** Every fact stored about a member, retired ones included (what a purge must leave empty). */
+export async function storedFactsAbout(store: Pick<MemoryStore, 'facts'>, userId: string) {
+  return (await store.facts.list({ guildId: GUILD, subjectIds: [userId], validity: 'any', limit: 10 })).items;
+}

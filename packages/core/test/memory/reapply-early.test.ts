@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore, type MemoryStore } from '../../src/index.js';
 import { StoreWaves } from '../../src/testing/store-waves.js';
-import { ALICE, GUILD, harness, op, ops } from './helpers.js';
+import { ALICE, GUILD, harness, op, ops, storedFactsAbout } from './helpers.js';
 
 const SUMMARY = 'Alice grows tomatoes on her balcony and peppers in her garden.';
 const DIGESTS = { extraction: { digestEveryFacts: 2, digestSanityThreshold: 0.3 } };
@@ -74,45 +74,22 @@ describe("the re-application's erasure read", () => {
     await h.memory.close();
   });
 
-  it('keeps no digest of a member purged while it was being written', async () => {
-    const store = orderedStore();
-    let purge = async () => {};
-    const h = await commitTwoFacts(store, async () => {
-      // The commit's writes have landed and the erasures have been read once: the purge runs now,
-      // and the digest is written after it.
-      await purge();
-      return SUMMARY;
-    });
-    purge = () => h.memory.admin.purgeUser({ guildId: GUILD, userId: ALICE, dryRun: false }).then(() => {});
-    await h.memory.flush({ guildId: GUILD });
-    expect(await store.digests.getDigest(GUILD, ALICE)).toBeNull();
-    const stored = await store.facts.list({
-      guildId: GUILD,
-      subjectIds: [ALICE],
-      validity: 'any',
-      limit: 10,
-    });
-    expect(stored.items).toEqual([]);
-    await h.memory.close();
-  });
-
-  it('keeps nothing of a member purged during a refresh that writes nothing', async () => {
+  // The summary call runs once the commit's writes have landed and the erasures have been read
+  // once: the purge runs then, and a kept summary is written after it.
+  it.each([
+    ['a digest is written after it', SUMMARY],
+    ['the refresh then writes nothing', 'Alice.'],
+  ])('keeps nothing of a member purged during the digest refresh (%s)', async (_, summary) => {
     const store = orderedStore();
     let purge = async () => {};
     const h = await commitTwoFacts(store, async () => {
       await purge();
-      return 'Alice.';
+      return summary;
     });
     purge = () => h.memory.admin.purgeUser({ guildId: GUILD, userId: ALICE, dryRun: false }).then(() => {});
     await h.memory.flush({ guildId: GUILD });
     expect(await store.digests.getDigest(GUILD, ALICE)).toBeNull();
-    const stored = await store.facts.list({
-      guildId: GUILD,
-      subjectIds: [ALICE],
-      validity: 'any',
-      limit: 10,
-    });
-    expect(stored.items).toEqual([]);
+    expect(await storedFactsAbout(store, ALICE)).toEqual([]);
     await h.memory.close();
   });
 });
