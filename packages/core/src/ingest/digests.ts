@@ -76,11 +76,13 @@ export async function refreshDigests(
   let wrote = false;
   if (unique.length === 0 || !enabled(deps, false)) return { calls, wrote };
   const optedOut = deps.store.consent.optedOutUsers(guildId);
-  const reads = unique.map((s) => quiet(readInputs(deps, guildId, s, optedOut)));
-  for (const [i, subjectId] of unique.entries()) {
+  const reads = unique.map((subjectId) => ({
+    subjectId,
+    inputs: quiet(readInputs(deps, guildId, subjectId, optedOut)),
+  }));
+  for (const { subjectId, inputs } of reads) {
     try {
-      const inputs = await (reads[i] as Promise<DigestInputs>);
-      const outcome = await summarise(deps, guildId, subjectId, nameOf(subjectId), false, inputs);
+      const outcome = await summarise(deps, guildId, subjectId, nameOf(subjectId), false, await inputs);
       if (outcome !== 'skipped') calls++;
       if (outcome === 'updated') wrote = true;
     } catch (error) {

@@ -27,6 +27,16 @@ async function commitTwoFacts(store: MemoryStore, summary: string | (() => Promi
 }
 
 /**
+ * The store calls of the member batch after wave `after`, until it releases its lease (the
+ * community pass that follows opens its own fence).
+ */
+function callsAfter(byWave: readonly (readonly string[])[], after: number): string[] {
+  const end = byWave.findIndex((wave, i) => i > after && wave.includes('queue.releaseLease'));
+  expect(end).toBeGreaterThan(after);
+  return byWave.slice(after + 1, end).flat();
+}
+
+/**
  * Where transactions are not atomic, a batch re-applies the erasures recorded since it began once
  * it has written everything about people (fence-reapply.ts). The read of the erasures goes out as
  * soon as the commit's writes have landed, beside the digest refresh's reads, and serves when the
@@ -41,10 +51,8 @@ describe("the re-application's erasure read", () => {
     const refresh = byWave.findIndex((wave) => wave.includes('digests.getDigest'));
     expect(refresh).toBeGreaterThan(0);
     expect(byWave[refresh]).toContain('erasures.erasuresSince');
-    // Not read again before the member batch ends (the community pass that follows opens its own fence).
-    const end = byWave.findIndex((wave, i) => i > refresh && wave.includes('queue.releaseLease'));
-    expect(end).toBeGreaterThan(refresh);
-    expect(byWave.slice(refresh + 1, end).flat()).not.toContain('erasures.erasuresSince');
+    // Not read again before the member batch ends.
+    expect(callsAfter(byWave, refresh)).not.toContain('erasures.erasuresSince');
     expect(byWave.flat()).not.toContain('digests.putDigest');
     await h.memory.close();
   });
@@ -55,8 +63,7 @@ describe("the re-application's erasure read", () => {
     const { byWave } = await counted.measure(() => h.memory.flush({ guildId: GUILD }));
     const put = byWave.findIndex((wave) => wave.includes('digests.putDigest'));
     expect(put).toBeGreaterThan(0);
-    const end = byWave.findIndex((wave, i) => i > put && wave.includes('queue.releaseLease'));
-    expect(byWave.slice(put + 1, end).flat()).toContain('erasures.erasuresSince');
+    expect(callsAfter(byWave, put)).toContain('erasures.erasuresSince');
     await h.memory.close();
   });
 
@@ -69,8 +76,7 @@ describe("the re-application's erasure read", () => {
     // The last upsert: the one from the committed fact (the message's own wording is mined earlier).
     const upsert = byWave.findLastIndex((wave) => wave.includes('aliases.upsert'));
     expect(upsert).toBeGreaterThan(0);
-    const end = byWave.findIndex((wave, i) => i > upsert && wave.includes('queue.releaseLease'));
-    expect(byWave.slice(upsert + 1, end).flat()).toContain('erasures.erasuresSince');
+    expect(callsAfter(byWave, upsert)).toContain('erasures.erasuresSince');
     await h.memory.close();
   });
 
