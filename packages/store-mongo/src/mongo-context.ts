@@ -260,6 +260,11 @@ export class MongoContext {
     return this.#reads.lagging(collection, key, ttlMs, read);
   }
 
+  /** Drops a result kept by `recent` (see `SharedReads.forget`). */
+  forget(collection: string, key: string): void {
+    this.#reads.forget(collection, key);
+  }
+
   /** Records a write by this process to a collection (see `shared`). */
   wrote(collection: string): void {
     this.#reads.wrote(collection);

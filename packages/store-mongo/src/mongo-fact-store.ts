@@ -33,6 +33,7 @@ import { findByText, findByTexts, textLockKeys } from './mongo-fact-texts.js';
 import { factAlternatives, factQuery } from './mongo-filters.js';
 import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import type { FactDoc, HistoryDoc } from './mongo-memory-docs.js';
+import { STRENGTH_SORT, strongestOf } from './mongo-strongest.js';
 import { raw } from './raw-doc.js';
 import { SeenFacts } from './seen-facts.js';
 
@@ -191,27 +192,23 @@ export class MongoFactStore extends FactStoreBase {
     await this.#ctx.enter();
     if (limit <= 0) return [];
     const n = Math.floor(limit);
-    const sort = { strength: -1, lastReinforcedAt: -1, id: 1 } as const;
     const facts = raw(this.#ctx.c.facts);
     const alts = this.#ctx.ferretPlan && !this.#ctx.session() ? factAlternatives(filter) : null;
     if (alts) {
-      // FerretDB: one equality query per subject (index-served), concurrently, merged here.
+      // FerretDB: one equality query per subject (index-served), concurrently, merged here; each
+      // scope's ranking is kept for a while (mongo-strongest.ts).
       const base = factQuery({
         guildId: filter.guildId,
         ...(filter.validity ? { validity: filter.validity } : {}),
       });
       const lists = await Promise.all(
-        alts.map(
-          (alt) =>
-            facts.find({ ...base, ...alt }, { sort, limit: n, ...this.#ctx.readOpts() }).toArray() as Promise<
-              FactDoc[]
-            >,
-        ),
+        alts.map((alt) => strongestOf(this.#ctx, facts, { ...base, ...alt }, filter, n)),
       );
-      return lists.flat().sort(byStrength).slice(0, n).map(fromFactDoc);
+      const merged = new Map(lists.flat().map((d) => [d._id, d]));
+      return [...merged.values()].sort(byStrength).slice(0, n).map(fromFactDoc);
     }
     const docs = (await facts
-      .find(factQuery(filter), { sort, limit: n, ...this.#ctx.readOpts() })
+      .find(factQuery(filter), { sort: STRENGTH_SORT, limit: n, ...this.#ctx.readOpts() })
       .toArray()) as FactDoc[];
     return docs.map(fromFactDoc);
   }

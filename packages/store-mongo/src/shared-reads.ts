@@ -62,6 +62,11 @@ export class SharedReads {
     return hit.value as Promise<T>;
   }
 
+  /** Drops a result kept by `recent` (one found out of date), so the next ask reads again. */
+  forget(collection: string, key: string): void {
+    this.#recent.delete(`${collection}|${this.#writes.get(collection) ?? 0}|${key}`);
+  }
+
   /** Records a write by this process to a collection. */
   wrote(collection: string): void {
     this.#writes.set(collection, (this.#writes.get(collection) ?? 0) + 1);

@@ -1,0 +1,91 @@
+import type { FactFilter } from '@permafrost/core/store';
+import type { Collection, Document } from 'mongodb';
+import { CORPUS_STATS_TTL_MS } from './keyword-ranking.js';
+import type { MongoContext } from './mongo-context.js';
+import { byStrength } from './mongo-fact-pages.js';
+import { factPasses } from './mongo-filters.js';
+import type { FactDoc } from './mongo-memory-docs.js';
+import type { RawDoc } from './raw-doc.js';
+
+/** topStrength's order: strength, then most recently reinforced, then id. */
+export const STRENGTH_SORT = { strength: -1, lastReinforcedAt: -1, id: 1 } as const;
+
+/** What a kept ranking remembers of a fact: its key and what placed it (scope, strength, time). */
+interface Ranked {
+  readonly key: string;
+  readonly subjectId: string | null;
+  readonly strength: number;
+  readonly reinforcedAt: number;
+}
+
+/** One query of a scope: its documents, their ranking, and when the answer came. */
+interface ScopeRead {
+  readonly docs: FactDoc[];
+  readonly ranking: Ranked[];
+  readonly at: number;
+}
+
+/** The fact read again still stands where the kept ranking placed it. */
+function stillPlaced(d: FactDoc | undefined, r: Ranked, filter: FactFilter): d is FactDoc {
+  return (
+    d !== undefined &&
+    factPasses(d, filter) &&
+    d.subjectId === r.subjectId &&
+    d.strength === r.strength &&
+    d.lastReinforcedAt.getTime() === r.reinforcedAt
+  );
+}
+
+/**
+ * The `n` strongest facts of one equality alternative (`query`) of an active-only scope, on the
+ * FerretDB plan.
+ *
+ * FerretDB sorts in Go after decoding every document of the scope: the server's 3 strongest facts
+ * in a 10k-fact guild cost decoding its 400 server facts. So a scope's ranking (which facts, with
+ * the strength and reinforcement time that placed them) is kept for `CORPUS_STATS_TTL_MS` while
+ * this process does not write facts, as the keyword corpus size is, and a kept ranking is answered
+ * by reading its facts again by `_id`. It is used only when every fact read again still passes
+ * `filter`, has the same subject and still has that strength and time; otherwise the scope is
+ * queried again. So a fact is never returned as it was (erased, superseded, reinforced, moved), and
+ * another process's new, stronger fact shows up at most that late: the same lag as the keyword
+ * channel's statistics, for a ranking input.
+ */
+export async function strongestOf(
+  ctx: MongoContext,
+  facts: Collection<RawDoc>,
+  query: Document,
+  filter: FactFilter,
+  n: number,
+): Promise<FactDoc[]> {
+  const asked = Date.now();
+  const queryScope = async (): Promise<ScopeRead> => {
+    const docs = (await facts
+      .find(query, { sort: STRENGTH_SORT, limit: n, ...ctx.readOpts() })
+      .toArray()) as FactDoc[];
+    const ranking = docs.map((d) => ({
+      key: d._id,
+      subjectId: d.subjectId,
+      strength: d.strength,
+      reinforcedAt: d.lastReinforcedAt.getTime(),
+    }));
+    return { docs, ranking, at: Date.now() };
+  };
+  const key = JSON.stringify(['strongest', query, n]);
+  const kept = await ctx.recent(facts.collectionName, key, CORPUS_STATS_TTL_MS, queryScope);
+  // Answered while this call waited (its own query, or one in flight it joined): current.
+  if (kept.at >= asked) return kept.docs;
+  const again = await ctx.readMany(
+    facts as unknown as Collection<FactDoc>,
+    kept.ranking.map((r) => r.key),
+  );
+  const docs: FactDoc[] = [];
+  for (const r of kept.ranking) {
+    const d = again.get(r.key);
+    if (!stillPlaced(d, r, filter)) {
+      ctx.forget(facts.collectionName, key);
+      return (await ctx.recent(facts.collectionName, key, CORPUS_STATS_TTL_MS, queryScope)).docs;
+    }
+    docs.push(d);
+  }
+  return docs.sort(byStrength);
+}
