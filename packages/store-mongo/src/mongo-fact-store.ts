@@ -33,7 +33,8 @@ import { findByText, findByTexts, textLockKeys } from './mongo-fact-texts.js';
 import { factAlternatives, factQuery } from './mongo-filters.js';
 import { newEpoch, requireId, requireIds, requireString, validDate } from './mongo-keys.js';
 import type { FactDoc, HistoryDoc } from './mongo-memory-docs.js';
-import { STRENGTH_SORT, strongestOf } from './mongo-strongest.js';
+import { STRENGTH_ORDER } from './mongo-schema.js';
+import { strongestOf } from './mongo-strongest.js';
 import { raw } from './raw-doc.js';
 import { SeenFacts } from './seen-facts.js';
 
@@ -208,7 +209,7 @@ export class MongoFactStore extends FactStoreBase {
       return [...merged.values()].sort(byStrength).slice(0, n).map(fromFactDoc);
     }
     const docs = (await facts
-      .find(factQuery(filter), { sort: STRENGTH_SORT, limit: n, ...this.#ctx.readOpts() })
+      .find(factQuery(filter), { sort: STRENGTH_ORDER, limit: n, ...this.#ctx.readOpts() })
       .toArray()) as FactDoc[];
     return docs.map(fromFactDoc);
   }

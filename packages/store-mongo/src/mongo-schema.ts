@@ -139,6 +139,9 @@ export const SHARD_KEYS: Readonly<Record<keyof Collections, Readonly<Record<stri
 /** Collection name of each role (the names operators see). */
 export const COLLECTION_NAMES = NAMES;
 
+/** topStrength's order (strength, then most recently reinforced, then id), as a sort and index keys. */
+export const STRENGTH_ORDER = { strength: -1, lastReinforcedAt: -1, id: 1 } as const;
+
 /**
  * Secondary indexes, created at setup (idempotent: same names and keys every time). Uniqueness
  * never relies on them: every unique natural key is the `_id`. No partial, TTL or text indexes
@@ -147,7 +150,13 @@ export const COLLECTION_NAMES = NAMES;
 export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexDescription[]>>> = {
   facts: [
     { name: 'guild_id', key: { guildId: 1, id: 1 } },
-    { name: 'guild_subject_active', key: { guildId: 1, subjectId: 1, active: 1, strength: -1 } },
+    // A scope's strongest facts (topStrength, in STRENGTH_ORDER) straight from the index: equality
+    // on guild, subject and activity, then the sort keys, so MongoDB reads `limit` entries per
+    // subject instead of fetching and sorting every fact of the scope.
+    {
+      name: 'guild_subject_strength',
+      key: { guildId: 1, subjectId: 1, active: 1, ...STRENGTH_ORDER },
+    },
     { name: 'guild_normalized', key: { guildId: 1, normalizedText: 1 } },
     { name: 'guild_terms', key: { guildId: 1, terms: 1 } },
     { name: 'guild_scope_key', key: { guildId: 1, sk: 1, active: 1 } },
@@ -196,6 +205,33 @@ export const INDEXES: Readonly<Partial<Record<keyof Collections, readonly IndexD
     { name: 'guild_user', key: { guildId: 1, 'r.u': 1, messageId: 1 } },
   ],
 };
+
+/**
+ * Indexes earlier versions created and this one replaced, dropped at setup (a name whose keys
+ * changed cannot be created again: MongoDB refuses a second definition under one name).
+ */
+export const RETIRED_INDEXES: Readonly<Partial<Record<keyof Collections, readonly string[]>>> = {
+  // Replaced by guild_subject_strength (the same prefix, then topStrength's whole order).
+  facts: ['guild_subject_active'],
+};
+
+/** Drops the retired indexes that exist (another process may drop one at the same time). */
+export async function dropRetiredIndexes(c: Collections): Promise<void> {
+  for (const [role, names] of Object.entries(RETIRED_INDEXES)) {
+    const coll = c[role as keyof Collections] as unknown as Collection;
+    // A collection not created yet has no indexes (MongoDB answers NamespaceNotFound).
+    const listed = await coll.indexes().catch((error: unknown) => {
+      if ((error as { codeName?: string }).codeName === 'NamespaceNotFound') return [];
+      throw error;
+    });
+    const existing = new Set(listed.map((i) => i.name));
+    for (const name of names ?? [])
+      if (existing.has(name))
+        await coll.dropIndex(name).catch((error: unknown) => {
+          if ((error as { codeName?: string }).codeName !== 'IndexNotFound') throw error;
+        });
+  }
+}
 
 /**
  * One index per command: FerretDB v1 drops the connection ("slice bounds out of range") when

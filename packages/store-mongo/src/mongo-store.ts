@@ -15,7 +15,7 @@ import { checkDbName, checkQueryPlan, dbNameFromUrl, type MongoStoreOptions } fr
 import { probeServer } from './mongo-probe.js';
 import { MongoReactionStore } from './mongo-reaction-store.js';
 import { reindexTermsIfNeeded } from './mongo-reindex.js';
-import { createIndexes, SCHEMA_VERSION } from './mongo-schema.js';
+import { createIndexes, dropRetiredIndexes, SCHEMA_VERSION } from './mongo-schema.js';
 import { MongoVectorIndex } from './mongo-vector-index.js';
 import type { ServerProfile } from './server-profile.js';
 
@@ -100,6 +100,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
     reactions: new MongoReactionStore(ctx),
     probe,
     async setup() {
+      await dropRetiredIndexes(ctx.c);
       await createIndexes(ctx.c);
       await insertTolerant(ctx.c.storeMeta as never, [{ _id: 'schema.version', value: SCHEMA_VERSION }]);
       const schema = await ctx.c.storeMeta.findOne({ _id: 'schema.version' });

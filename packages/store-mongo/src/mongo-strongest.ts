@@ -5,10 +5,8 @@ import type { MongoContext } from './mongo-context.js';
 import { byStrength } from './mongo-fact-pages.js';
 import { factPasses } from './mongo-filters.js';
 import type { FactDoc } from './mongo-memory-docs.js';
+import { STRENGTH_ORDER } from './mongo-schema.js';
 import type { RawDoc } from './raw-doc.js';
-
-/** topStrength's order: strength, then most recently reinforced, then id. */
-export const STRENGTH_SORT = { strength: -1, lastReinforcedAt: -1, id: 1 } as const;
 
 /** What a kept ranking remembers of a fact: its key and what placed it (scope, strength, time). */
 interface Ranked {
@@ -60,7 +58,7 @@ export async function strongestOf(
   const asked = Date.now();
   const queryScope = async (): Promise<ScopeRead> => {
     const docs = (await facts
-      .find(query, { sort: STRENGTH_SORT, limit: n, ...ctx.readOpts() })
+      .find(query, { sort: STRENGTH_ORDER, limit: n, ...ctx.readOpts() })
       .toArray()) as FactDoc[];
     const ranking = docs.map((d) => ({
       key: d._id,
