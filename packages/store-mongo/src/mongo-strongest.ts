@@ -16,9 +16,12 @@ interface Ranked {
   readonly reinforcedAt: number;
 }
 
-/** One query of a scope: its documents, their ranking, and when the answer came. */
+/**
+ * One query of a scope: its ranking, when the answer came, and its documents for the callers that
+ * waited for it (released once they resumed, so a kept entry holds the ranking only).
+ */
 interface ScopeRead {
-  readonly docs: FactDoc[];
+  docs: FactDoc[] | null;
   readonly ranking: Ranked[];
   readonly at: number;
 }
@@ -66,12 +69,17 @@ export async function strongestOf(
       strength: d.strength,
       reinforcedAt: d.lastReinforcedAt.getTime(),
     }));
-    return { docs, ranking, at: Date.now() };
+    const read: ScopeRead = { docs, ranking, at: Date.now() };
+    // Every caller awaiting this read resumes in a microtask, before this timer.
+    setTimeout(() => {
+      read.docs = null;
+    }, 0).unref();
+    return read;
   };
   const key = JSON.stringify(['strongest', query, n]);
   const kept = await ctx.recent(facts.collectionName, key, CORPUS_STATS_TTL_MS, queryScope);
   // Answered while this call waited (its own query, or one in flight it joined): current.
-  if (kept.at >= asked) return kept.docs;
+  if (kept.at >= asked && kept.docs) return kept.docs;
   const again = await ctx.readMany(
     facts as unknown as Collection<FactDoc>,
     kept.ranking.map((r) => r.key),
@@ -81,7 +89,9 @@ export async function strongestOf(
     const d = again.get(r.key);
     if (!stillPlaced(d, r, filter)) {
       ctx.forget(facts.collectionName, key);
-      return (await ctx.recent(facts.collectionName, key, CORPUS_STATS_TTL_MS, queryScope)).docs;
+      const requeried = await ctx.recent(facts.collectionName, key, CORPUS_STATS_TTL_MS, queryScope);
+      // Another caller's ranking kept in between holds no documents: query for this one.
+      return requeried.docs ?? (await queryScope()).docs ?? [];
     }
     docs.push(d);
   }

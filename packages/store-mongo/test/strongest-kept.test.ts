@@ -53,6 +53,17 @@ describe.runIf(mongoSelected)('mongo store: kept strongest-fact rankings (Ferret
     }
   });
 
+  it('sends one scope query for concurrent asks, each getting the facts', async () => {
+    const t = await setup('concurrent');
+    try {
+      const answers = await Promise.all([t.strongest(), t.strongest(), t.strongest()]);
+      for (const a of answers) expect(a).toEqual(['server note 0', 'server note 1']);
+      expect(t.scopeQueries).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('queries the scope again when another process retires, reinforces or deletes a kept fact', async () => {
     const t = await setup('changed');
     const [first, second] = t.facts as [(typeof t.facts)[0], (typeof t.facts)[0]];
