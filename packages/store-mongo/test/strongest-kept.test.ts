@@ -1,3 +1,4 @@
+import type { Fact } from '@permafrost/core';
 import { G1, makeFact, T0 } from '@permafrost/store-conformance';
 import { createMongoStore } from '@permafrost/store-mongo';
 import type { CommandStartedEvent } from 'mongodb';
@@ -41,33 +42,36 @@ describe.runIf(mongoSelected)('mongo store: kept strongest-fact rankings (Ferret
     return { store, other, facts, scopeQueries, strongest, close, client, dbName };
   }
 
-  it('answers a repeated ask from the kept ranking, reading the facts again by id', async () => {
-    const t = await setup('repeat');
+  /** Runs a test body over a fresh setup, closing both stores afterwards. */
+  async function withSetup(name: string, body: (t: Awaited<ReturnType<typeof setup>>) => Promise<void>) {
+    const t = await setup(name);
     try {
-      expect(await t.strongest()).toEqual(['server note 0', 'server note 1']);
-      expect(t.scopeQueries).toHaveLength(1);
-      expect(await t.strongest()).toEqual(['server note 0', 'server note 1']);
-      expect(t.scopeQueries).toHaveLength(1);
+      await body(t);
     } finally {
       await t.close();
     }
+  }
+
+  it('answers a repeated ask from the kept ranking, reading the facts again by id', async () => {
+    await withSetup('repeat', async (t) => {
+      expect(await t.strongest()).toEqual(['server note 0', 'server note 1']);
+      expect(t.scopeQueries).toHaveLength(1);
+      expect(await t.strongest()).toEqual(['server note 0', 'server note 1']);
+      expect(t.scopeQueries).toHaveLength(1);
+    });
   });
 
   it('sends one scope query for concurrent asks, each getting the facts', async () => {
-    const t = await setup('concurrent');
-    try {
+    await withSetup('concurrent', async (t) => {
       const answers = await Promise.all([t.strongest(), t.strongest(), t.strongest()]);
       for (const a of answers) expect(a).toEqual(['server note 0', 'server note 1']);
       expect(t.scopeQueries).toHaveLength(1);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('queries the scope again when another process retires, reinforces or deletes a kept fact', async () => {
-    const t = await setup('changed');
-    const [first, second] = t.facts as [(typeof t.facts)[0], (typeof t.facts)[0]];
-    try {
+    await withSetup('changed', async (t) => {
+      const [first, second, third] = t.facts as [Fact, Fact, Fact];
       expect(await t.strongest()).toEqual(['server note 0', 'server note 1']);
       // Retired elsewhere: never returned from the kept ranking.
       await t.other.facts.update(G1, first.id, { validUntil: at }, { at });
@@ -78,33 +82,24 @@ describe.runIf(mongoSelected)('mongo store: kept strongest-fact rankings (Ferret
       expect(await t.strongest()).toEqual(['server note 2', 'server note 3']);
       expect(t.scopeQueries).toHaveLength(3);
       // Deleted elsewhere (as a purge does): not returned.
-      await t.client
-        .db(t.dbName)
-        .collection('facts')
-        .deleteOne({ id: (t.facts[2] as { id: string }).id });
+      await t.client.db(t.dbName).collection('facts').deleteOne({ id: third.id });
       expect(await t.strongest()).toEqual(['server note 3', 'server note 1']);
       expect(t.scopeQueries).toHaveLength(4);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it("sees this process's own new facts at once", async () => {
-    const t = await setup('own-write');
-    try {
+    await withSetup('own-write', async (t) => {
       expect(await t.strongest()).toEqual(['server note 0', 'server note 1']);
       await t.store.facts.insert([
         makeFact({ subjectId: null, scope: 'server', text: 'server note strongest', strength: 9 }),
       ]);
       expect(await t.strongest()).toEqual(['server note strongest', 'server note 0']);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('keeps rankings per scope: a member and the server asked together', async () => {
-    const t = await setup('scopes');
-    try {
+    await withSetup('scopes', async (t) => {
       await t.other.facts.insert([makeFact({ subjectId: 'u1', text: 'member note', strength: 5 })]);
       const both = async () =>
         (await t.store.facts.topStrength({ guildId: G1, subjectIds: ['u1'], includeServer: true }, 2)).map(
@@ -113,8 +108,6 @@ describe.runIf(mongoSelected)('mongo store: kept strongest-fact rankings (Ferret
       expect(await both()).toEqual(['member note', 'server note 0']);
       expect(await both()).toEqual(['member note', 'server note 0']);
       expect(t.scopeQueries).toHaveLength(2);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
