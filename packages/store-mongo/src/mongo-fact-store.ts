@@ -205,8 +205,8 @@ export class MongoFactStore extends FactStoreBase {
       const lists = await Promise.all(
         alts.map((alt) => strongestOf(this.#ctx, facts, { ...base, ...alt }, filter, n)),
       );
-      const merged = new Map(lists.flat().map((d) => [d._id, d]));
-      return [...merged.values()].sort(byStrength).slice(0, n).map(fromFactDoc);
+      // Disjoint lists: one subject each, and a kept list is used only while its subjects hold.
+      return lists.flat().sort(byStrength).slice(0, n).map(fromFactDoc);
     }
     const docs = (await facts
       .find(factQuery(filter), { sort: STRENGTH_ORDER, limit: n, ...this.#ctx.readOpts() })

@@ -2,7 +2,6 @@ import type { FactFilter } from '@permafrost/core/store';
 import type { Collection, Document } from 'mongodb';
 import { CORPUS_STATS_TTL_MS } from './keyword-ranking.js';
 import type { MongoContext } from './mongo-context.js';
-import { byStrength } from './mongo-fact-pages.js';
 import { factPasses } from './mongo-filters.js';
 import type { FactDoc } from './mongo-memory-docs.js';
 import { STRENGTH_ORDER } from './mongo-schema.js';
@@ -95,5 +94,6 @@ export async function strongestOf(
     }
     docs.push(d);
   }
-  return docs.sort(byStrength);
+  // Every fact still has the values that placed it: the kept order stands.
+  return docs;
 }
