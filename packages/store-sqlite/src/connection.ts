@@ -33,6 +33,10 @@ export class SqliteConnection {
   /** better-sqlite3's transaction wrapper: BEGIN … COMMIT, or a savepoint inside an open one. */
   #tx: Database.Transaction<(fn: () => unknown) => unknown> | null = null;
   readonly #upkeep: WriteUpkeep;
+  /** Open write transactions on this connection: a `transaction()` scope, `atomic` calls. */
+  #scopeOpen = false;
+  #atomicDepth = 0;
+  readonly #committed: (() => void)[] = [];
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -94,14 +98,37 @@ export class SqliteConnection {
     return this.run(() => {
       const result = this.atomic(fn);
       this.#upkeep.afterWrite(this.#db);
+      if (!this.writing) this.#notifyCommitted();
       return result;
     });
+  }
+
+  /** Calls `fn` after each write transaction that `write` or `transaction` commits here. */
+  onCommitted(fn: () => void): void {
+    this.#committed.push(fn);
+  }
+
+  #notifyCommitted(): void {
+    for (const fn of this.#committed) fn();
   }
 
   /** Runs fn atomically on the already-open connection (for use inside run/write). */
   atomic<T>(fn: () => T): T {
     this.#ready();
-    return this.#tx?.immediate(fn) as T;
+    this.#atomicDepth++;
+    try {
+      return this.#tx?.immediate(fn) as T;
+    } finally {
+      this.#atomicDepth--;
+    }
+  }
+
+  /**
+   * Whether a write transaction is open on this connection: what it reads may still be rolled
+   * back, so nothing read now may outlive it (see FactCache).
+   */
+  get writing(): boolean {
+    return this.#scopeOpen || this.#atomicDepth > 0;
   }
 
   /** Runs read-only fn in one deferred transaction (a consistent snapshot), or inside the open one. */
@@ -125,6 +152,7 @@ export class SqliteConnection {
         } catch (error) {
           throw toStoreError(error);
         }
+        this.#scopeOpen = true;
       },
       commit: (scope) => {
         const db = this.#ready();
@@ -133,8 +161,11 @@ export class SqliteConnection {
         } catch (error) {
           this.#rollback();
           throw toStoreError(error);
+        } finally {
+          this.#scopeOpen = false;
         }
         this.#upkeep.afterCommit(this.#db);
+        this.#notifyCommitted();
         for (const task of scope.afterCommit) {
           try {
             task();
@@ -149,6 +180,7 @@ export class SqliteConnection {
 
   /** Rolls back the open transaction, if SQLite has not already done so. */
   #rollback(): void {
+    this.#scopeOpen = false;
     const db = this.#db;
     if (!db?.inTransaction) return;
     try {

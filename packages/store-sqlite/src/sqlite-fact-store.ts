@@ -17,6 +17,7 @@ import type {
 import { FactStoreBase } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import { isUniqueViolation } from './errors.js';
+import type { FactCache } from './fact-cache.js';
 import type { FactTable } from './fact-table.js';
 import { idList } from './rows/codec.js';
 import {
@@ -38,11 +39,13 @@ const FACT = factSelectList('f');
 export class SqliteFactStore extends FactStoreBase {
   readonly #c: SqliteConnection;
   readonly #t: FactTable;
+  readonly #cache: FactCache;
 
-  constructor(connection: SqliteConnection, table: FactTable) {
+  constructor(connection: SqliteConnection, table: FactTable, cache: FactCache) {
     super();
     this.#c = connection;
     this.#t = table;
+    this.#cache = cache;
   }
 
   override async insert(facts: readonly Fact[]): Promise<void> {
@@ -60,20 +63,32 @@ export class SqliteFactStore extends FactStoreBase {
   override get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
     return this.#c.run(() => {
       if (ids.length === 0) return [];
-      const stmt = this.#c.stmt(
-        `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND f.id IN (SELECT value FROM json_each(?))`,
-      );
-      const byId = new Map<string, Fact>();
-      for (const values of rawRows(stmt, [guildId, idList(ids)])) {
-        const fact = factFromValues(values);
-        byId.set(fact.id, fact);
-      }
-      const out: Fact[] = [];
-      for (const id of ids) {
-        const f = byId.get(id);
-        if (f) out.push(f);
-      }
-      return out;
+      return this.#c.snapshot(() => {
+        const kept = this.#cache.guild(guildId);
+        const byId = new Map<string, Fact>();
+        const missing: string[] = [];
+        for (const id of ids) {
+          const f = kept.byId.get(id);
+          if (f) byId.set(id, f);
+          else missing.push(id);
+        }
+        if (missing.length > 0) {
+          const stmt = this.#c.stmt(
+            `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND f.id IN (SELECT value FROM json_each(?))`,
+          );
+          for (const values of rawRows(stmt, [guildId, idList(missing)])) {
+            const fact = factFromValues(values);
+            byId.set(fact.id, fact);
+            kept.add(values[0] as number, fact);
+          }
+        }
+        const out: Fact[] = [];
+        for (const id of ids) {
+          const f = byId.get(id);
+          if (f) out.push(f);
+        }
+        return out;
+      });
     });
   }
 
@@ -163,21 +178,36 @@ export class SqliteFactStore extends FactStoreBase {
         const rowIds = rawRows(ranked, [...where.params, Math.max(0, Math.floor(limit))]).map(
           (r) => r[0] as number,
         );
-        const byRow = this.#byRowIds(rowIds);
+        const byRow = this.#byRowIds(filter.guildId, rowIds);
         return rowIds.flatMap((id) => byRow.get(id) ?? []);
       });
     });
   }
 
-  /** Facts by row id (for ranked reads: sorting row ids costs far less than sorting whole rows). */
-  #byRowIds(rowIds: readonly number[]): Map<number, Fact> {
+  /**
+   * Facts by row id (for ranked reads: sorting row ids costs far less than sorting whole rows), the
+   * guild's kept ones from the cache. Call inside the snapshot that ranked the row ids.
+   */
+  #byRowIds(guildId: string, rowIds: readonly number[]): ReadonlyMap<number, Fact> {
     const byRow = new Map<number, Fact>();
     if (rowIds.length === 0) return byRow;
-    const read = this.#c.stmt(
-      `SELECT ${FACT} FROM facts f WHERE f.row_id IN (SELECT value FROM json_each(?))`,
-    );
-    for (const values of rawRows(read, [JSON.stringify(rowIds)]))
-      byRow.set(values[0] as number, factFromValues(values));
+    const kept = this.#cache.guild(guildId);
+    const missing: number[] = [];
+    for (const id of rowIds) {
+      const f = kept.byRow.get(id);
+      if (f) byRow.set(id, f);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const read = this.#c.stmt(
+        `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND f.row_id IN (SELECT value FROM json_each(?))`,
+      );
+      for (const values of rawRows(read, [guildId, JSON.stringify(missing)])) {
+        const fact = factFromValues(values);
+        byRow.set(values[0] as number, fact);
+        kept.add(values[0] as number, fact);
+      }
+    }
     return byRow;
   }
 
@@ -193,7 +223,10 @@ export class SqliteFactStore extends FactStoreBase {
       );
       return this.#c.snapshot(() => {
         const ranked = rawRows(ranking, [match, ...where.params, Math.floor(limit)]) as [number, number][];
-        const byRow = this.#byRowIds(ranked.map((r) => r[0]));
+        const byRow = this.#byRowIds(
+          filter.guildId,
+          ranked.map((r) => r[0]),
+        );
         const fullMatchScore = ranked.length > 0 ? ftsFullMatchScore(this.#c, 'facts_fts', terms) : 0;
         const hits: TextHit[] = [];
         for (const [rowId, bm25] of ranked) {

@@ -12,6 +12,7 @@ import {
 } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
+import type { FactCache } from './fact-cache.js';
 import type { RelationTable } from './relation-table.js';
 import { idList } from './rows/codec.js';
 import {
@@ -30,12 +31,19 @@ export class SqliteGraphStore extends GraphStoreBase {
   readonly #c: SqliteConnection;
   readonly #entities: EntityTable;
   readonly #relations: RelationTable;
+  readonly #cache: FactCache;
 
-  constructor(connection: SqliteConnection, entities: EntityTable, relations: RelationTable) {
+  constructor(
+    connection: SqliteConnection,
+    entities: EntityTable,
+    relations: RelationTable,
+    cache: FactCache,
+  ) {
     super();
     this.#c = connection;
     this.#entities = entities;
     this.#relations = relations;
+    this.#cache = cache;
   }
 
   override async addLinks(links: readonly Link[]): Promise<void> {
@@ -75,11 +83,24 @@ export class SqliteGraphStore extends GraphStoreBase {
            ORDER BY l.fact_id DESC, l.rowid ASC LIMIT ?`,
       );
       const limit = Math.max(0, Math.floor(options.limitPerNode));
-      const out: Link[] = [];
-      for (const n of nodes)
-        for (const v of rawRows(stmt, [guildId, n.type, n.id, ...validity.params, limit]))
-          out.push(linkFromValues(v, guildId, n));
-      return out;
+      // Links as of a point in time are not kept: only the current and the whole graph are.
+      const keep = typeof options.validity !== 'object';
+      return this.#c.snapshot(() => {
+        const kept = keep ? this.#cache.guild(guildId) : null;
+        const out: Link[] = [];
+        for (const n of nodes) {
+          const key = `${n.type}\u0000${n.id}\u0000${options.validity ?? 'active'}\u0000${limit}`;
+          let links = kept?.links.get(key);
+          if (!links) {
+            links = rawRows(stmt, [guildId, n.type, n.id, ...validity.params, limit]).map((v) =>
+              linkFromValues(v, guildId, n),
+            );
+            kept?.addLinks(key, links);
+          }
+          out.push(...links);
+        }
+        return out;
+      });
     });
   }
 

@@ -4,6 +4,7 @@ import { backupSqlite } from './backup.js';
 import { SqliteConnection } from './connection.js';
 import { EntityTable } from './entity-table.js';
 import { ErasureTable } from './erasure-table.js';
+import { FactCache } from './fact-cache.js';
 import { FactTable } from './fact-table.js';
 import { GuildSnapshots } from './guild-snapshot.js';
 import { MessageTable } from './message-table.js';
@@ -56,12 +57,13 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
   const factTable = new FactTable(connection);
   const entities = new EntityTable(connection);
   const relations = new RelationTable(connection);
+  const factCache = new FactCache(connection);
   return {
     name: 'sqlite',
     capabilities: SQLITE_CAPABILITIES,
-    facts: new SqliteFactStore(connection, factTable),
+    facts: new SqliteFactStore(connection, factTable, factCache),
     aliases: new SqliteAliasStore(connection),
-    graph: new SqliteGraphStore(connection, entities, relations),
+    graph: new SqliteGraphStore(connection, entities, relations, factCache),
     ...governanceRoles(
       new SqliteGovernanceStore(
         connection,

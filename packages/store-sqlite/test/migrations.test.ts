@@ -39,6 +39,7 @@ describe('schema migrations', () => {
       { version: 7, name: 'reactions' },
       { version: 8, name: 'covering-link-reads' },
       { version: 9, name: 'keyword-vocabulary' },
+      { version: 10, name: 'fact-epochs' },
     ]);
     db.close();
   });

@@ -9,6 +9,7 @@ import { factChannelsMigration } from './006-fact-channels.js';
 import { reactionsMigration } from './007-reactions.js';
 import { coveringLinkReadsMigration } from './008-covering-link-reads.js';
 import { keywordVocabularyMigration } from './009-keyword-vocabulary.js';
+import { factEpochsMigration } from './010-fact-epochs.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   reactionsMigration,
   coveringLinkReadsMigration,
   keywordVocabularyMigration,
+  factEpochsMigration,
 ];
 
 /** The schema version this code writes. */
