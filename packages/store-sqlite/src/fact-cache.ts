@@ -147,6 +147,19 @@ export class FactCache {
   }
 }
 
+/**
+ * Moves the guild's fact epoch: call in the transaction that adds links (their nodes' kept link
+ * lists no longer hold every link). Updates and deletes move it by trigger.
+ */
+export function bumpFactEpoch(connection: SqliteConnection, guildId: string): void {
+  connection
+    .stmt(
+      `INSERT INTO fact_epochs (guild_id, epoch) VALUES (?, 1)
+         ON CONFLICT (guild_id) DO UPDATE SET epoch = epoch + 1`,
+    )
+    .run(guildId);
+}
+
 /** Nothing kept, nothing to keep. */
 function unkept(): GuildFacts {
   return { byRow: new Map(), byId: new Map(), links: new Map(), add: () => {}, addLinks: () => {} };

@@ -2,6 +2,7 @@ import type { Digest, GuildSnapshot } from '@permafrost/core';
 import type { ImportPlan } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
+import { bumpFactEpoch } from './fact-cache.js';
 import type { FactTable } from './fact-table.js';
 import type { RelationTable } from './relation-table.js';
 import { type FactRow, factFromRow, type HistoryRow, historyFromRow } from './rows/fact-row.js';
@@ -84,6 +85,7 @@ export class GuildSnapshots {
          ON CONFLICT (guild_id, fact_id, node_type, node_id, kind) DO UPDATE SET created_at = excluded.created_at`,
     );
     for (const l of plan.links) link.run(g, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+    if (plan.links.length > 0) bumpFactEpoch(c, g);
     for (const r of plan.replaceRelations) this.#relations.remove(g, r);
     for (const r of plan.relations) this.#relations.insert(r);
     for (const e of plan.entities) this.#entities.put(e);

@@ -12,7 +12,7 @@ import {
 } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { EntityTable } from './entity-table.js';
-import type { FactCache } from './fact-cache.js';
+import { bumpFactEpoch, type FactCache } from './fact-cache.js';
 import type { RelationTable } from './relation-table.js';
 import { idList } from './rows/codec.js';
 import {
@@ -55,8 +55,12 @@ export class SqliteGraphStore extends GraphStoreBase {
       `INSERT OR IGNORE INTO links (guild_id, fact_id, node_type, node_id, kind, created_at)
          VALUES (?, ?, ?, ?, ?, ?)`,
     );
-    for (const l of links)
-      insert.run(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime());
+    const guilds = new Set<string>();
+    for (const l of links) {
+      if (insert.run(l.guildId, l.factId, l.nodeType, l.nodeId, l.kind, l.createdAt.getTime()).changes > 0)
+        guilds.add(l.guildId);
+    }
+    for (const g of guilds) bumpFactEpoch(this.#c, g);
   }
 
   /** One write transaction: the entities, then the relations, then the links. */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Fact, MemoryStore } from '@permafrost/core';
+import { importSnapshot } from '@permafrost/core/internal';
 import { G1, makeFact, makeLink } from '@permafrost/store-conformance';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -102,7 +103,15 @@ describe('decoded facts kept between reads', () => {
     expect(first.map((l) => l.factId).sort()).toEqual([a.id, b.id].sort());
     expect((await read())[0]).toBe(first[0]);
 
-    elsewhere((db) => db.prepare('DELETE FROM links WHERE fact_id = ?').run(a.id));
+    // New links from another store object on the file (another process runs the same code).
+    const c = makeFact({ subjectId: 'u1', text: 'runs marathons' });
+    const other = createSqliteStore({ path });
+    await other.facts.insert([c]);
+    await other.graph.addLinks([makeLink(c)]);
+    await other.close();
+    expect((await read()).map((l) => l.factId).sort()).toEqual([a.id, b.id, c.id].sort());
+
+    elsewhere((db) => db.prepare('DELETE FROM links WHERE fact_id IN (?, ?)').run(a.id, c.id));
     expect((await read()).map((l) => l.factId)).toEqual([b.id]);
     // Retiring the fact (a fact change, not a link change) hides its link from active reads.
     elsewhere((db) => db.prepare('UPDATE facts SET valid_until = 1 WHERE id = ?').run(b.id));
@@ -110,6 +119,19 @@ describe('decoded facts kept between reads', () => {
     expect((await store.graph.linksForNodes(G1, [node], { limitPerNode: 10, validity: 'any' })).length).toBe(
       1,
     );
+  });
+
+  it("a guild import's new links reach a node's kept list", async () => {
+    const source = createSqliteStore({ path: join(dir, 'source.db') });
+    const a = makeFact({ subjectId: 'u1', text: 'likes tea' });
+    await source.facts.insert([a]);
+    await source.graph.addLinks([makeLink(a)]);
+    const snapshot = await source.admin.exportGuild(G1);
+    await source.close();
+    const read = () => store.graph.linksForNodes(G1, [{ type: 'user', id: 'u1' }], { limitPerNode: 10 });
+    expect(await read()).toEqual([]);
+    await importSnapshot(store, snapshot);
+    expect((await read()).map((l) => l.factId)).toEqual([a.id]);
   });
 
   it('keeps guilds apart: a change in one leaves the other kept', async () => {
