@@ -2,14 +2,18 @@ import type { Fact, Link } from '@permafrost/core';
 import type { SqliteConnection } from './connection.js';
 
 /**
- * Bytes of decoded facts and links kept across every guild of one store object: past this the
- * least recently read guilds go, then the oldest kept of the guild being read. A 10k-fact guild
- * whose every fact and member's links were read fits.
+ * Bytes of decoded facts and links kept across every guild of one store object; past this the
+ * least recently read guilds go. Only guilds whose facts fit in it with room for their links are
+ * kept at all (`KEPT_GUILD_FACTS`): a bigger guild's reads would only churn through it, and every
+ * byte kept costs the process two to four in RSS once V8 sizes its heap to it (measured: 8 MB of
+ * facts kept from a 100k-fact guild grew RSS by 25-40 MiB and answered no faster).
  */
 export const FACT_CACHE_BYTES = 24 * 1024 * 1024;
 /** Heap held by one decoded fact and by one link, as measured on the bench's guilds. */
 const FACT_BYTES = 1600;
 const LINK_BYTES = 200;
+/** Fact rows (any validity) a guild may hold to be kept: four fifths of the bytes for facts. */
+const KEPT_GUILD_FACTS = (capacity: number) => Math.floor((capacity * 0.8) / FACT_BYTES);
 
 /**
  * One guild's decoded facts at one value of its fact epoch. Readers collect their results in maps
@@ -33,6 +37,8 @@ interface Entry {
   readonly links: Map<string, readonly Link[]>;
   /** Estimated heap held (FACT_BYTES, LINK_BYTES). */
   bytes: number;
+  /** Too big to keep (or filled the capacity alone): keeps what it holds, takes nothing more. */
+  full: boolean;
 }
 
 /**
@@ -77,8 +83,13 @@ export class FactCache {
     const epoch = this.#epoch(guildId);
     let entry = this.#guilds.get(guildId);
     if (entry) this.#drop(guildId, entry);
-    if (!entry || entry.epoch !== epoch)
-      entry = { epoch, byRow: new Map(), byId: new Map(), links: new Map(), bytes: 0 };
+    if (!entry || entry.epoch !== epoch) {
+      const limit = KEPT_GUILD_FACTS(this.#capacity);
+      const rows = this.#c
+        .stmt('SELECT count(*) AS n FROM (SELECT 1 FROM facts WHERE guild_id = ? LIMIT ?)')
+        .get(guildId, limit + 1) as { n: number };
+      entry = { epoch, byRow: new Map(), byId: new Map(), links: new Map(), bytes: 0, full: rows.n > limit };
+    }
     this.#guilds.set(guildId, entry); // most recently used last
     this.#bytes += entry.bytes;
     const kept = entry;
@@ -93,13 +104,13 @@ export class FactCache {
       byId: kept.byId,
       links: kept.links,
       add: (rowId, fact) => {
-        if (kept.byRow.has(rowId)) return;
+        if (kept.full || kept.byRow.has(rowId)) return;
         kept.byRow.set(rowId, freeze(fact));
         kept.byId.set(fact.id, fact);
         grow(FACT_BYTES);
       },
       addLinks: (key, links) => {
-        if (kept.links.has(key)) return;
+        if (kept.full || kept.links.has(key)) return;
         for (const l of links) Object.freeze(l);
         kept.links.set(key, Object.freeze(links));
         grow(LINK_BYTES * Math.max(1, links.length));
@@ -118,32 +129,13 @@ export class FactCache {
     this.#bytes -= entry.bytes;
   }
 
-  /**
-   * Least recently read guilds first, then the oldest kept facts and links of the guild being
-   * filled, down to nine tenths of the capacity (so a guild larger than it trims now and then, not
-   * at every read).
-   */
+  /** Least recently read guilds first; the guild being filled, if it alone is over, stops taking more. */
   #evict(filling: Entry): void {
     for (const [guildId, entry] of this.#guilds) {
       if (this.#bytes <= this.#capacity) return;
       if (entry !== filling) this.#drop(guildId, entry);
     }
-    const target = Math.floor(this.#capacity * 0.9);
-    const trim = (bytes: number) => {
-      filling.bytes -= bytes;
-      this.#bytes -= bytes;
-    };
-    for (const [rowId, fact] of filling.byRow) {
-      if (this.#bytes <= target) return;
-      filling.byRow.delete(rowId);
-      filling.byId.delete(fact.id);
-      trim(FACT_BYTES);
-    }
-    for (const [key, links] of filling.links) {
-      if (this.#bytes <= target) return;
-      filling.links.delete(key);
-      trim(LINK_BYTES * Math.max(1, links.length));
-    }
+    if (this.#bytes > this.#capacity) filling.full = true;
   }
 }
 

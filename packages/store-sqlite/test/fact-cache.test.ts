@@ -190,12 +190,13 @@ describe('FactCache memory', () => {
     }
   });
 
-  it('drops the least recently read guilds first, then the oldest facts of a guild that alone exceeds it', async () => {
+  it('drops the least recently read guilds first; a guild that fills it alone, or holds too many facts, takes no more', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'permafrost-fact-cache-cap-'));
     const store = createSqliteStore({ path: join(dir, 'memory.db') });
     const connection = new SqliteConnection({ path: join(dir, 'memory.db'), busyTimeoutMs: 1000 });
     try {
-      await store.facts.insert([makeFact()]); // creates the file and its schema
+      // Guild g4 holds three fact rows: more than a three-fact capacity keeps (four fifths of it).
+      await store.facts.insert([1, 2, 3].map(() => makeFact({ guildId: 'g4' })));
       await connection.run(() => {
         const fact = (guildId: string) => makeFact({ guildId });
         const full = new FactCache(connection, 3 * 1600); // three facts
@@ -210,9 +211,15 @@ describe('FactCache memory', () => {
 
         const alone = new FactCache(connection, 3 * 1600);
         const big = alone.guild('g3');
-        for (let row = 1; row <= 4; row++) big.add(row, fact('g3'));
-        // Trimmed to nine tenths of the capacity, oldest first.
-        expect([...alone.guild('g3').byRow.keys()]).toEqual([3, 4]);
+        for (let row = 1; row <= 5; row++) big.add(row, fact('g3'));
+        expect([...alone.guild('g3').byRow.keys()]).toEqual([1, 2, 3, 4]); // the fourth filled it
+        alone.guild('g3').add(6, fact('g3'));
+        expect(alone.guild('g3').byRow.size).toBe(4);
+
+        const tooBig = new FactCache(connection, 3 * 1600);
+        tooBig.guild('g4').add(1, fact('g4'));
+        expect(tooBig.guild('g4').byRow.size).toBe(0);
+        expect(tooBig.bytes).toBe(0);
       });
     } finally {
       await connection.close();
