@@ -17,7 +17,7 @@ const KEPT_GUILD_FACTS = (capacity: number) => Math.floor((capacity * 0.8) / FAC
 
 /**
  * One guild's decoded facts at one value of its fact epoch. Readers collect their results in maps
- * of their own: kept facts may be dropped while a read adds more (capacity).
+ * of their own: what is kept is a shortcut, and `add` may decline to keep (capacity, a write).
  */
 export interface GuildFacts {
   readonly byRow: ReadonlyMap<number, Fact>;
@@ -44,10 +44,11 @@ interface Entry {
 /**
  * Decoded facts and node links kept between reads. Ranked reads (promptContext, recall) decode
  * the same hundred or so facts and links again and again, and decoding costs more than ranking.
- * A guild's are kept for as long as its fact epoch (migration 010: triggers move it with every
- * insert, update and delete of the guild's facts and links, from any connection, in the same
- * transaction) has not moved, so a fact or link that was changed, retired, erased or deleted is
- * never served from here. The epoch is read in the same snapshot as the rows it vouches for.
+ * A guild's are kept for as long as its fact epoch (migration 010) has not moved: triggers move
+ * it with every update and delete of the guild's facts and links, from any connection, in the same
+ * transaction, and `bumpFactEpoch` with every batch of new links, so a fact or link list that was
+ * changed, retired, erased or deleted is never served from here (a new fact has an id and a row id
+ * that no kept fact has). The epoch is read in the same snapshot as the rows it vouches for.
  * Nothing read inside a write transaction is kept (it could still roll back, and the epoch with
  * it). Kept values are frozen: callers share them.
  */
