@@ -64,24 +64,7 @@ export class SqliteFactStore extends FactStoreBase {
     return this.#c.run(() => {
       if (ids.length === 0) return [];
       return this.#c.snapshot(() => {
-        const kept = this.#cache.guild(guildId);
-        const byId = new Map<string, Fact>();
-        const missing: string[] = [];
-        for (const id of ids) {
-          const f = kept.byId.get(id);
-          if (f) byId.set(id, f);
-          else missing.push(id);
-        }
-        if (missing.length > 0) {
-          const stmt = this.#c.stmt(
-            `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND f.id IN (SELECT value FROM json_each(?))`,
-          );
-          for (const values of rawRows(stmt, [guildId, idList(missing)])) {
-            const fact = factFromValues(values);
-            byId.set(fact.id, fact);
-            kept.add(values[0] as number, fact);
-          }
-        }
+        const byId = this.#keyed(guildId, ids, 'id');
         const out: Fact[] = [];
         for (const id of ids) {
           const f = byId.get(id);
@@ -185,30 +168,39 @@ export class SqliteFactStore extends FactStoreBase {
   }
 
   /**
-   * Facts by row id (for ranked reads: sorting row ids costs far less than sorting whole rows), the
-   * guild's kept ones from the cache. Call inside the snapshot that ranked the row ids.
+   * Facts by row id (for ranked reads: sorting row ids costs far less than sorting whole rows).
+   * Call inside the snapshot that ranked the row ids.
    */
   #byRowIds(guildId: string, rowIds: readonly number[]): ReadonlyMap<number, Fact> {
-    const byRow = new Map<number, Fact>();
-    if (rowIds.length === 0) return byRow;
+    return rowIds.length === 0 ? new Map() : this.#keyed(guildId, rowIds, 'row_id');
+  }
+
+  /**
+   * The guild's facts under these keys (fact ids or row ids): kept ones from the cache, the rest
+   * read in one statement and offered to it. Call inside a snapshot.
+   */
+  #keyed<K extends string | number>(guildId: string, keys: readonly K[], by: 'id' | 'row_id'): Map<K, Fact> {
     const kept = this.#cache.guild(guildId);
-    const missing: number[] = [];
-    for (const id of rowIds) {
-      const f = kept.byRow.get(id);
-      if (f) byRow.set(id, f);
-      else missing.push(id);
+    const keptBy = (by === 'id' ? kept.byId : kept.byRow) as ReadonlyMap<K, Fact>;
+    const found = new Map<K, Fact>();
+    const missing: K[] = [];
+    for (const k of keys) {
+      const f = keptBy.get(k);
+      if (f) found.set(k, f);
+      else missing.push(k);
     }
     if (missing.length > 0) {
       const read = this.#c.stmt(
-        `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND f.row_id IN (SELECT value FROM json_each(?))`,
+        `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND f.${by} IN (SELECT value FROM json_each(?))`,
       );
       for (const values of rawRows(read, [guildId, JSON.stringify(missing)])) {
         const fact = factFromValues(values);
-        byRow.set(values[0] as number, fact);
-        kept.add(values[0] as number, fact);
+        const rowId = values[0] as number;
+        found.set((by === 'id' ? fact.id : rowId) as K, fact);
+        kept.add(rowId, fact);
       }
     }
-    return byRow;
+    return found;
   }
 
   override searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
