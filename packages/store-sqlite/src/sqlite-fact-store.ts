@@ -19,6 +19,7 @@ import type { SqliteConnection } from './connection.js';
 import { isUniqueViolation } from './errors.js';
 import type { FactCache } from './fact-cache.js';
 import type { FactTable } from './fact-table.js';
+import { readKeptFacts } from './kept-fact-reads.js';
 import { idList } from './rows/codec.js';
 import {
   type FactRow,
@@ -64,7 +65,7 @@ export class SqliteFactStore extends FactStoreBase {
     return this.#c.run(() => {
       if (ids.length === 0) return [];
       return this.#c.snapshot(() => {
-        const byId = this.#keyed(guildId, ids, 'id');
+        const byId = readKeptFacts(this.#c, this.#cache, guildId, ids, 'id');
         const out: Fact[] = [];
         for (const id of ids) {
           const f = byId.get(id);
@@ -172,35 +173,7 @@ export class SqliteFactStore extends FactStoreBase {
    * Call inside the snapshot that ranked the row ids.
    */
   #byRowIds(guildId: string, rowIds: readonly number[]): ReadonlyMap<number, Fact> {
-    return rowIds.length === 0 ? new Map() : this.#keyed(guildId, rowIds, 'row_id');
-  }
-
-  /**
-   * The guild's facts under these keys (fact ids or row ids): kept ones from the cache, the rest
-   * read in one statement and offered to it. Call inside a snapshot.
-   */
-  #keyed<K extends string | number>(guildId: string, keys: readonly K[], by: 'id' | 'row_id'): Map<K, Fact> {
-    const kept = this.#cache.guild(guildId);
-    const keptBy = (by === 'id' ? kept.byId : kept.byRow) as ReadonlyMap<K, Fact>;
-    const found = new Map<K, Fact>();
-    const missing: K[] = [];
-    for (const k of keys) {
-      const f = keptBy.get(k);
-      if (f) found.set(k, f);
-      else missing.push(k);
-    }
-    if (missing.length > 0) {
-      const read = this.#c.stmt(
-        `SELECT ${FACT} FROM facts f WHERE f.guild_id = ? AND f.${by} IN (SELECT value FROM json_each(?))`,
-      );
-      for (const values of rawRows(read, [guildId, JSON.stringify(missing)])) {
-        const fact = factFromValues(values);
-        const rowId = values[0] as number;
-        found.set((by === 'id' ? fact.id : rowId) as K, fact);
-        kept.add(rowId, fact);
-      }
-    }
-    return found;
+    return rowIds.length === 0 ? new Map() : readKeptFacts(this.#c, this.#cache, guildId, rowIds, 'row_id');
   }
 
   override searchText(filter: FactFilter, terms: readonly string[], limit: number): Promise<TextHit[]> {
