@@ -14,6 +14,11 @@ const FACT_BYTES = 1600;
 const LINK_BYTES = 200;
 /** Fact rows (any validity) a guild may hold to be kept: four fifths of the bytes for facts. */
 const KEPT_GUILD_FACTS = (capacity: number) => Math.floor((capacity * 0.8) / FACT_BYTES);
+/**
+ * Epoch moves between two counts of a guild's fact rows (a count reads up to KEPT_GUILD_FACTS
+ * index entries, about a millisecond at 10k; a guild grows by a few facts per move).
+ */
+const RECOUNT_EVERY_EPOCHS = 256;
 
 /**
  * One guild's decoded facts at one value of its fact epoch. Readers collect their results in maps
@@ -31,7 +36,9 @@ export interface GuildFacts {
 }
 
 interface Entry {
-  readonly epoch: number;
+  /** The guild's fact epoch, and the last `fact_changes` entry, that the kept values are up to. */
+  epoch: number;
+  seq: number;
   readonly byRow: Map<number, Fact>;
   readonly byId: Map<string, Fact>;
   readonly links: Map<string, readonly Link[]>;
@@ -48,14 +55,16 @@ interface Entry {
  * it with every update and delete of the guild's facts and links, from any connection, in the same
  * transaction, and `bumpFactEpoch` with every batch of new links, so a fact or link list that was
  * changed, retired, erased or deleted is never served from here (a new fact has an id and a row id
- * that no kept fact has). The epoch is read in the same snapshot as the rows it vouches for.
- * Nothing read inside a write transaction is kept (it could still roll back, and the epoch with
+ * that no kept fact has). The epoch is read before the rows it vouches for, so they are at least
+ * as new as it. Nothing read inside a write transaction is kept (it could still roll back, and the epoch with
  * it). Kept values are frozen: callers share them.
  */
 export class FactCache {
   readonly #c: SqliteConnection;
   readonly #capacity: number;
   readonly #guilds = new Map<string, Entry>();
+  /** Per guild: whether its fact rows fit, and the epoch when they were counted. */
+  readonly #fits = new Map<string, { readonly fits: boolean; readonly epoch: number }>();
   #bytes = 0;
 
   constructor(connection: SqliteConnection, capacity = FACT_CACHE_BYTES) {
@@ -78,18 +87,35 @@ export class FactCache {
     return row?.epoch ?? 0;
   }
 
-  /** The guild's kept facts, valid now (call inside the snapshot that reads the missing ones). */
+  /** Whether the guild's fact rows fit in the capacity (counted again every RECOUNT_EVERY_EPOCHS). */
+  #guildFits(guildId: string, epoch: number): boolean {
+    const known = this.#fits.get(guildId);
+    if (known && Math.abs(epoch - known.epoch) < RECOUNT_EVERY_EPOCHS) return known.fits;
+    const limit = KEPT_GUILD_FACTS(this.#capacity);
+    const rows = this.#c
+      .stmt('SELECT count(*) AS n FROM (SELECT 1 FROM facts WHERE guild_id = ? LIMIT ?)')
+      .get(guildId, limit + 1) as { n: number };
+    const fits = rows.n <= limit;
+    this.#fits.set(guildId, { fits, epoch });
+    return fits;
+  }
+
+  /**
+   * The guild's kept facts, valid now. Read the missing ones after this call: they are then at
+   * least as new as the epoch they are kept under (a later move of it drops them).
+   */
   guild(guildId: string): GuildFacts {
     if (this.#c.writing) return unkept();
     const epoch = this.#epoch(guildId);
     let entry = this.#guilds.get(guildId);
-    if (entry) this.#drop(guildId, entry);
-    if (!entry || entry.epoch !== epoch) {
-      const limit = KEPT_GUILD_FACTS(this.#capacity);
-      const rows = this.#c
-        .stmt('SELECT count(*) AS n FROM (SELECT 1 FROM facts WHERE guild_id = ? LIMIT ?)')
-        .get(guildId, limit + 1) as { n: number };
-      entry = { epoch, byRow: new Map(), byId: new Map(), links: new Map(), bytes: 0, full: rows.n > limit };
+    if (entry) {
+      this.#drop(guildId, entry);
+      if (entry.epoch !== epoch && !this.#catchUp(guildId, entry, epoch)) entry = undefined;
+    }
+    if (!entry) {
+      const full = !this.#guildFits(guildId, epoch);
+      const seq = this.#lastChange();
+      entry = { epoch, seq, byRow: new Map(), byId: new Map(), links: new Map(), bytes: 0, full };
     }
     this.#guilds.set(guildId, entry); // most recently used last
     this.#bytes += entry.bytes;
@@ -119,10 +145,51 @@ export class FactCache {
     };
   }
 
-  /** Drops the guilds whose epoch moved. */
+  /** Brings the guilds whose epoch moved up to date (or drops them). */
   #dropStale(): void {
-    for (const [guildId, entry] of this.#guilds)
-      if (this.#epoch(guildId) !== entry.epoch) this.#drop(guildId, entry);
+    for (const [guildId, entry] of this.#guilds) {
+      const epoch = this.#epoch(guildId);
+      if (epoch === entry.epoch) continue;
+      this.#drop(guildId, entry);
+      if (this.#catchUp(guildId, entry, epoch)) {
+        this.#guilds.set(guildId, entry);
+        this.#bytes += entry.bytes;
+      }
+    }
+  }
+
+  #lastChange(): number {
+    return (
+      (this.#c.stmt('SELECT max(seq) AS seq FROM fact_changes').get() as { seq: number | null }).seq ?? 0
+    );
+  }
+
+  /**
+   * Up to date with `epoch` (read before this call): the fact rows changed since the entry's last
+   * logged change leave it, and every node link list (a new link or a fact's validity may change
+   * any of them). False when the log no longer reaches back that far: the caller starts over.
+   * Call with the entry detached (its bytes not counted).
+   */
+  #catchUp(guildId: string, entry: Entry, epoch: number): boolean {
+    const last = this.#lastChange();
+    const first = (this.#c.stmt('SELECT min(seq) AS seq FROM fact_changes').get() as { seq: number | null })
+      .seq;
+    if (first !== null && first > entry.seq + 1) return false;
+    const changed = this.#c
+      .stmt('SELECT row_id FROM fact_changes WHERE seq > ? AND seq <= ? AND guild_id = ?')
+      .all(entry.seq, last, guildId) as { row_id: number }[];
+    for (const { row_id } of changed) {
+      const fact = entry.byRow.get(row_id);
+      if (!fact) continue;
+      entry.byRow.delete(row_id);
+      if (entry.byId.get(fact.id) === fact) entry.byId.delete(fact.id);
+      entry.bytes -= FACT_BYTES;
+    }
+    for (const links of entry.links.values()) entry.bytes -= LINK_BYTES * Math.max(1, links.length);
+    entry.links.clear();
+    entry.epoch = epoch;
+    entry.seq = last;
+    return true;
   }
 
   #drop(guildId: string, entry: Entry): void {

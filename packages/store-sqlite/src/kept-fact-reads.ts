@@ -8,8 +8,7 @@ const FACT = factSelectList('f');
 
 /**
  * The guild's facts under these keys (fact ids or row ids): kept ones from the cache, the rest
- * read in one statement and offered to it. Call inside a snapshot (the cache reads the guild's
- * epoch in it too).
+ * read in one statement (after the cache read the guild's epoch) and offered to it.
  */
 export function readKeptFacts<K extends string | number>(
   c: SqliteConnection,

@@ -64,15 +64,13 @@ export class SqliteFactStore extends FactStoreBase {
   override get(guildId: string, ids: readonly string[]): Promise<Fact[]> {
     return this.#c.run(() => {
       if (ids.length === 0) return [];
-      return this.#c.snapshot(() => {
-        const byId = readKeptFacts(this.#c, this.#cache, guildId, ids, 'id');
-        const out: Fact[] = [];
-        for (const id of ids) {
-          const f = byId.get(id);
-          if (f) out.push(f);
-        }
-        return out;
-      });
+      const byId = readKeptFacts(this.#c, this.#cache, guildId, ids, 'id');
+      const out: Fact[] = [];
+      for (const id of ids) {
+        const f = byId.get(id);
+        if (f) out.push(f);
+      }
+      return out;
     });
   }
 

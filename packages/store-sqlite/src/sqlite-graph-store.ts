@@ -89,22 +89,20 @@ export class SqliteGraphStore extends GraphStoreBase {
       const limit = Math.max(0, Math.floor(options.limitPerNode));
       // Links as of a point in time are not kept: only the current and the whole graph are.
       const keep = typeof options.validity !== 'object';
-      return this.#c.snapshot(() => {
-        const kept = keep ? this.#cache.guild(guildId) : null;
-        const out: Link[] = [];
-        for (const n of nodes) {
-          const key = `${n.type}\u0000${n.id}\u0000${options.validity ?? 'active'}\u0000${limit}`;
-          let links = kept?.links.get(key);
-          if (!links) {
-            links = rawRows(stmt, [guildId, n.type, n.id, ...validity.params, limit]).map((v) =>
-              linkFromValues(v, guildId, n),
-            );
-            kept?.addLinks(key, links);
-          }
-          out.push(...links);
+      const kept = keep ? this.#cache.guild(guildId) : null;
+      const out: Link[] = [];
+      for (const n of nodes) {
+        const key = `${n.type}\u0000${n.id}\u0000${options.validity ?? 'active'}\u0000${limit}`;
+        let links = kept?.links.get(key);
+        if (!links) {
+          links = rawRows(stmt, [guildId, n.type, n.id, ...validity.params, limit]).map((v) =>
+            linkFromValues(v, guildId, n),
+          );
+          kept?.addLinks(key, links);
         }
-        return out;
-      });
+        out.push(...links);
+      }
+      return out;
     });
   }
 

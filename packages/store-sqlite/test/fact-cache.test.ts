@@ -10,6 +10,7 @@ import { SqliteConnection } from '../src/connection.js';
 import { FactCache } from '../src/fact-cache.js';
 import { FactTable } from '../src/fact-table.js';
 import { createSqliteStore } from '../src/index.js';
+import { FACT_CHANGES_KEPT } from '../src/migrations/010-fact-epochs.js';
 import { SqliteFactStore } from '../src/sqlite-fact-store.js';
 
 const G2 = 'guild-2';
@@ -90,6 +91,37 @@ describe('decoded facts kept between reads', () => {
     await store.facts.insert([replacement]);
     expect(texts(await strongest(store))).toEqual(['committed instead', 'kept fact']);
     expect(await store.facts.get(G1, [rolledBack.id])).toEqual([]);
+  });
+
+  it('a change to one fact drops only that one: the others stay kept', async () => {
+    const a = makeFact({ text: 'likes tea' });
+    const b = makeFact({ text: 'plays chess' });
+    await store.facts.insert([a, b]);
+    const [keptA, keptB] = await store.facts.get(G1, [a.id, b.id]);
+    elsewhere((db) => db.prepare("UPDATE facts SET text = 'likes coffee' WHERE id = ?").run(b.id));
+    const [againA, againB] = await store.facts.get(G1, [a.id, b.id]);
+    expect(againA).toBe(keptA);
+    expect(againB).not.toBe(keptB);
+    expect(againB?.text).toBe('likes coffee');
+    elsewhere((db) => db.prepare('DELETE FROM facts WHERE id = ?').run(a.id));
+    expect(await store.facts.get(G1, [a.id, b.id])).toEqual([againB]);
+  });
+
+  it('starts over when the change log no longer reaches back to what it kept', async () => {
+    const a = makeFact({ text: 'likes tea' });
+    const b = makeFact({ text: 'plays chess' });
+    await store.facts.insert([a, b]);
+    const [keptA] = await store.facts.get(G1, [a.id]);
+    // More changes than the log keeps, all to b, in another guild's absence of reads.
+    elsewhere((db) => {
+      const touch = db.prepare('UPDATE facts SET strength = ? WHERE id = ?');
+      db.transaction(() => {
+        for (let i = 0; i <= FACT_CHANGES_KEPT; i++) touch.run(1 + i / 10_000, b.id);
+      })();
+    });
+    const [againA] = await store.facts.get(G1, [a.id]);
+    expect(againA).not.toBe(keptA);
+    expect(againA).toEqual(keptA);
   });
 
   it("serves a node's links from memory until a link or a linked fact changes anywhere", async () => {
