@@ -108,8 +108,15 @@ export class SqliteConnection {
     this.#committed.push(fn);
   }
 
+  /** After the COMMIT succeeded: a failing listener is logged, never reported as a failed write. */
   #notifyCommitted(): void {
-    for (const fn of this.#committed) fn();
+    for (const fn of this.#committed) {
+      try {
+        fn();
+      } catch (error) {
+        this.#options.logger?.({ level: 'warn', event: 'sqlite.after_commit_failed', error });
+      }
+    }
   }
 
   /** Runs fn atomically on the already-open connection (for use inside run/write). */

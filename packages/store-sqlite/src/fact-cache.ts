@@ -29,9 +29,9 @@ export interface GuildFacts {
   readonly byId: ReadonlyMap<string, Fact>;
   /** A node's links by read key (node, validity, limit). */
   readonly links: ReadonlyMap<string, readonly Link[]>;
-  /** Keeps a fact read in the same snapshot (unless the read may still roll back). */
+  /** Keeps a fact read after `guild()` returned this (unless the read may still roll back). */
   add(rowId: number, fact: Fact): void;
-  /** Keeps a node's links read in the same snapshot, under their read key. */
+  /** Keeps a node's links read after `guild()` returned this, under their read key. */
   addLinks(key: string, links: readonly Link[]): void;
 }
 
@@ -51,13 +51,14 @@ interface Entry {
 /**
  * Decoded facts and node links kept between reads. Ranked reads (promptContext, recall) decode
  * the same hundred or so facts and links again and again, and decoding costs more than ranking.
- * A guild's are kept for as long as its fact epoch (migration 010) has not moved: triggers move
- * it with every update and delete of the guild's facts and links, from any connection, in the same
- * transaction, and `bumpFactEpoch` with every batch of new links, so a fact or link list that was
- * changed, retired, erased or deleted is never served from here (a new fact has an id and a row id
- * that no kept fact has). The epoch is read before the rows it vouches for, so they are at least
- * as new as it. Nothing read inside a write transaction is kept (it could still roll back, and the epoch with
- * it). Kept values are frozen: callers share them.
+ * Each guild's are up to one value of its fact epoch (migration 010), which moves with every
+ * update and delete of the guild's facts and links (triggers, from any connection, in the same
+ * transaction) and every batch of new links (`bumpFactEpoch`). When it has moved, the fact rows
+ * logged in `fact_changes` since then and every link list are dropped before anything is served,
+ * so a fact or link list that was changed, retired, erased or deleted never is (a new fact has an
+ * id and a row id that no kept fact has). The epoch is read before the rows it vouches for, so
+ * they are at least as new as it. Nothing read inside a write transaction is kept (it could still
+ * roll back, and the log with it). Kept values are frozen: callers share them.
  */
 export class FactCache {
   readonly #c: SqliteConnection;
@@ -90,7 +91,7 @@ export class FactCache {
   /** Whether the guild's fact rows fit in the capacity (counted again every RECOUNT_EVERY_EPOCHS). */
   #guildFits(guildId: string, epoch: number): boolean {
     const known = this.#fits.get(guildId);
-    if (known && Math.abs(epoch - known.epoch) < RECOUNT_EVERY_EPOCHS) return known.fits;
+    if (known && epoch - known.epoch < RECOUNT_EVERY_EPOCHS) return known.fits;
     const limit = KEPT_GUILD_FACTS(this.#capacity);
     const rows = this.#c
       .stmt('SELECT count(*) AS n FROM (SELECT 1 FROM facts WHERE guild_id = ? LIMIT ?)')
@@ -105,7 +106,7 @@ export class FactCache {
    * least as new as the epoch they are kept under (a later move of it drops them).
    */
   guild(guildId: string): GuildFacts {
-    if (this.#c.writing) return unkept();
+    if (this.#c.writing) return UNKEPT;
     const epoch = this.#epoch(guildId);
     let entry = this.#guilds.get(guildId);
     if (entry) {
@@ -140,7 +141,7 @@ export class FactCache {
         if (kept.full || kept.links.has(key)) return;
         for (const l of links) Object.freeze(l);
         kept.links.set(key, Object.freeze(links));
-        grow(LINK_BYTES * Math.max(1, links.length));
+        grow(linkBytes(links));
       },
     };
   }
@@ -185,7 +186,7 @@ export class FactCache {
       if (entry.byId.get(fact.id) === fact) entry.byId.delete(fact.id);
       entry.bytes -= FACT_BYTES;
     }
-    for (const links of entry.links.values()) entry.bytes -= LINK_BYTES * Math.max(1, links.length);
+    for (const links of entry.links.values()) entry.bytes -= linkBytes(links);
     entry.links.clear();
     entry.epoch = epoch;
     entry.seq = last;
@@ -221,9 +222,15 @@ export function bumpFactEpoch(connection: SqliteConnection, guildId: string): vo
 }
 
 /** Nothing kept, nothing to keep. */
-function unkept(): GuildFacts {
-  return { byRow: new Map(), byId: new Map(), links: new Map(), add: () => {}, addLinks: () => {} };
-}
+const UNKEPT: GuildFacts = {
+  byRow: new Map(),
+  byId: new Map(),
+  links: new Map(),
+  add: () => {},
+  addLinks: () => {},
+};
+
+const linkBytes = (links: readonly Link[]): number => LINK_BYTES * Math.max(1, links.length);
 
 /** Freezes a fact and its arrays and nested objects: a kept fact is shared by every caller. */
 function freeze(fact: Fact): Fact {

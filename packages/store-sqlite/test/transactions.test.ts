@@ -5,6 +5,7 @@ import { getStoreFactory, purgeMember, resolveStoreFactory } from '@permafrost/c
 import { G1, makeFact, makeMessage } from '@permafrost/store-conformance';
 import { createSqliteStore, SQLITE_CAPABILITIES } from '@permafrost/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteConnection } from '../src/connection.js';
 
 describe('sqlite transactions and connections', () => {
   let dir: string;
@@ -139,5 +140,27 @@ describe('sqlite transactions and connections', () => {
     const memory = await (factory as NonNullable<typeof factory>)('sqlite://:memory:', {});
     await memory.ping();
     await memory.close();
+  });
+
+  it('a failing after-commit listener is logged, and the committed write still succeeds', async () => {
+    const events: { event: string }[] = [];
+    const c = new SqliteConnection({
+      path: join(dir, 'listener.db'),
+      busyTimeoutMs: 1000,
+      logger: (e) => events.push(e),
+    });
+    c.onCommitted(() => {
+      throw new Error('listener failed');
+    });
+    try {
+      await expect(
+        c.write(() => c.stmt("INSERT INTO opt_outs (guild_id, user_id, at) VALUES ('g', 'u', 0)").run()),
+      ).resolves.toBeDefined();
+      await c.transaction(() => c.write(() => c.stmt("DELETE FROM opt_outs WHERE user_id = 'u'").run()));
+      expect(events.filter((e) => e.event === 'sqlite.after_commit_failed')).toHaveLength(2);
+      expect(await c.run(() => c.stmt('SELECT count(*) AS n FROM opt_outs').get())).toEqual({ n: 0 });
+    } finally {
+      await c.close();
+    }
   });
 });

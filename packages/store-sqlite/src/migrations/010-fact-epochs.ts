@@ -9,9 +9,9 @@ export const FACT_CHANGES_KEPT = 4096;
  * can miss one), and with every batch of new links (`bumpFactEpoch`, once per batch: a trigger per
  * inserted row halved bulk write throughput). A new fact needs no move: it has an id and row id no
  * kept fact has. Updated and deleted fact rows are also logged (`fact_changes`), so a store that
- * keeps decoded facts between reads (`FactCache`) drops only those when the counter moves, and
- * its node link lists. Rows are never deleted, so a counter never comes
- * back to a value that a cache holds.
+ * keeps decoded facts between reads (`FactCache`) drops only those, and its node link lists, when
+ * the counter moves. Counter rows are never deleted, so a counter never comes back to a value that
+ * a cache holds.
  */
 export const factEpochsMigration: Migration = {
   version: 10,
