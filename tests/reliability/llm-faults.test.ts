@@ -53,17 +53,23 @@ let fault: ((request: RecordedOpenAiRequest, prompt: ParsedPrompt) => ScriptedRe
 /** Arrival time of every chat request, by request index. */
 const arrivals = new Map<number, number>();
 
+/** Decides the reply of a reconcile request; undefined = the oracle (every candidate ADD). */
+let reconcileFault: ((request: RecordedOpenAiRequest) => ScriptedReply | undefined) | null = null;
+
 beforeAll(async () => {
+  const oracle = createOracle((request, prompt) => {
+    arrivals.set(request.index, Date.now());
+    return fault?.(request, prompt);
+  });
   server = await startScriptedOpenAiServer({
-    handler: createOracle((request, prompt) => {
-      arrivals.set(request.index, Date.now());
-      return fault?.(request, prompt);
-    }),
+    handler: async (request) =>
+      (request.purpose === 'reconcile' ? reconcileFault?.(request) : undefined) ?? oracle(request),
   });
 });
 afterAll(() => server?.close());
 beforeEach(() => {
   fault = null;
+  reconcileFault = null;
 });
 
 /** Backoff delays the adapter asked for (slept for at most 5 ms, so the suite stays fast). */
@@ -334,6 +340,60 @@ describe('transport faults: bounded retries, then a dead letter with ExtractionF
     expect(victimRequests(words, from)).toHaveLength(3);
     expect(h.failures).toEqual([]);
     expect(await h.memory.facts.getAll({ guildId: GUILD_A, subjectId: VICTIM.id })).toHaveLength(BATCH);
+    await h.memory.close();
+  });
+});
+
+describe('reconcile call faults: a lost request never merges distinct facts', () => {
+  const reconcileRequests = (from: number) =>
+    server.requests.slice(from).filter((r) => r.endpoint === 'chat' && r.purpose === 'reconcile');
+  const occurrences = async (h: Harness) =>
+    (await h.memory.facts.getAll({ guildId: GUILD_A, subjectId: BASE.id }))
+      .map((f) => [f.text, f.occurrences] as const)
+      .sort(([a], [b]) => a.localeCompare(b));
+
+  it('a reconcile request that does not get through fails the batch, which the next run commits', async () => {
+    const h = await withBaseline();
+    // Four more stamps of the same member: each collides with the stored ones (same category).
+    const words = await observeBatch(h.memory, BASE, `rec${seq}`);
+    reconcileFault = () => ({ status: 503 });
+    const from = server.requests.length;
+    await h.memory.flush();
+    expect(reconcileRequests(from)).toHaveLength(MAX_RETRIES + 1);
+    expect(h.failures).toEqual([
+      {
+        guildId: GUILD_A,
+        subjectKey: BASE.id,
+        attempt: 1,
+        deadLettered: false,
+        errorCode: 'LLM_UNAVAILABLE',
+      },
+    ]);
+    // Nothing was reinforced in the new statements' place.
+    expect(await occurrences(h)).toEqual(h.baseWords.map((w) => [stampFact(BASE.name, w), 1]).sort());
+    expect((await h.memory.ops.health()).pending).toBe(BATCH);
+
+    reconcileFault = null;
+    await h.memory.flush();
+    expect(await occurrences(h)).toEqual(
+      [...h.baseWords, ...words].map((w) => [stampFact(BASE.name, w), 1]).sort(),
+    );
+    expect(await h.memory.ops.health()).toMatchObject({ pending: 0, deadLetters: 0 });
+    await h.memory.close();
+  });
+
+  it('reconcile output still invalid after its repair turn reinforces the nearest neighbours (no blind duplicate)', async () => {
+    const h = await withBaseline();
+    await observeBatch(h.memory, BASE, `rec${seq}`);
+    reconcileFault = () => ({ content: 'They all look new to me.' });
+    const from = server.requests.length;
+    await h.memory.flush();
+    expect(reconcileRequests(from)).toHaveLength(2);
+    expect(h.failures).toEqual([]);
+    const stored = await occurrences(h);
+    expect(stored.map(([text]) => text)).toEqual(h.baseWords.map((w) => stampFact(BASE.name, w)).sort());
+    expect(stored.reduce((n, [, k]) => n + k, 0)).toBe(2 * BATCH);
+    expect(await h.memory.ops.health()).toMatchObject({ pending: 0, deadLetters: 0 });
     await h.memory.close();
   });
 });

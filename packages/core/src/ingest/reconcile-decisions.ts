@@ -1,3 +1,4 @@
+import { ErrorCode, MemoryError } from '../errors/index.js';
 import {
   type ReconcileCollision,
   type ReconcileDecision,
@@ -20,7 +21,12 @@ export interface Decisions {
 
 /**
  * Asks the model, in ONE call, what each colliding candidate does to its neighbours (shown to it
- * under short numeric ids, mapped back to facts by `targets`). Null when the call fails.
+ * under short numeric ids, mapped back to facts by `targets`). Null when the model answered
+ * nothing usable (output that failed validation after its repair turn, a request shape the
+ * endpoint refuses): its candidates then reinforce their nearest neighbours. A call that did not
+ * get through (timeouts, 429 and 5xx after the adapter's retries) throws instead, and the batch is
+ * retried like a failed extraction: reinforcing would merge distinct facts into their neighbours
+ * for good because of one lost request.
  */
 export async function decide(
   deps: IngestDeps,
@@ -65,10 +71,15 @@ export async function decide(
     }
     return { byCandidate, targets, calls: result.calls };
   } catch (error) {
+    if (!unusableAnswer(error)) throw error;
     deps.logger?.({ level: 'warn', event: 'reconcile.failed', data: { guildId }, error });
     return null;
   }
 }
+
+/** The model answered, but nothing it said can be used (as opposed to a call that failed). */
+const unusableAnswer = (error: unknown): boolean =>
+  MemoryError.is(error, ErrorCode.LLM_OUTPUT_INVALID) || MemoryError.is(error, ErrorCode.LLM_CAPABILITY);
 
 /**
  * The action for one collision, from the model's decision. An update or invalidation must target

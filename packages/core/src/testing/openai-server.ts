@@ -215,6 +215,10 @@ export async function startScriptedOpenAiServer(
       res.end(JSON.stringify(errorBody(500, `scripted server failure: ${String(error)}`)));
     });
   });
+  // Idle kept-alive connections are closed by the client, never by this server: a server closing
+  // one while a busy client sends its next request on it loses that request (a reset the test did
+  // not script). close() destroys whatever is still open.
+  server.keepAliveTimeout = 0;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

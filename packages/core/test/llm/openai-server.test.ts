@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAiChatModel } from '../../src/adapters/llm/index.js';
 import {
@@ -77,6 +78,38 @@ describe('scripted OpenAI server', () => {
     expect(limited.headers.get('retry-after')).toBe('7');
     expect(await limited.json()).toMatchObject({ error: { type: 'rate_limit_error' } });
     expect(await (await post(`${server.url}/chat/completions`, {})).text()).toBe('not json');
+  });
+
+  it('never times an idle kept-alive connection out itself: the client closes it, so no request is lost', async () => {
+    server = await startScriptedOpenAiServer();
+    server.script(OpenAiReply.text('one'), OpenAiReply.text('two'));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = () =>
+      new Promise<{ keepAlive: unknown; reused: boolean; status: number }>((resolve, reject) => {
+        const req = httpRequest(
+          `${(server as ScriptedOpenAiServer).url}/chat/completions`,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({
+                keepAlive: res.headers['keep-alive'],
+                reused: req.reusedSocket,
+                status: res.statusCode ?? 0,
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+      });
+    try {
+      // A server-side idle timeout is announced as `Keep-Alive: timeout=N`; there is none.
+      expect(await send()).toEqual({ keepAlive: undefined, reused: false, status: 200 });
+      expect(await send()).toEqual({ keepAlive: undefined, reused: true, status: 200 });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('close() drops connections held by a long delay', async () => {
