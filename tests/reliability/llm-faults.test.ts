@@ -352,35 +352,35 @@ describe('reconcile call faults: a lost request never merges distinct facts', ()
       .map((f) => [f.text, f.occurrences] as const)
       .sort(([a], [b]) => a.localeCompare(b));
 
-  it('a reconcile request that does not get through fails the batch, which the next run commits', async () => {
-    const h = await withBaseline();
-    // Four more stamps of the same member: each collides with the stored ones (same category).
-    const words = await observeBatch(h.memory, BASE, `rec${seq}`);
-    reconcileFault = () => ({ status: 503 });
-    const from = server.requests.length;
-    await h.memory.flush();
-    expect(reconcileRequests(from)).toHaveLength(MAX_RETRIES + 1);
-    expect(h.failures).toEqual([
-      {
-        guildId: GUILD_A,
-        subjectKey: BASE.id,
-        attempt: 1,
-        deadLettered: false,
-        errorCode: 'LLM_UNAVAILABLE',
-      },
-    ]);
-    // Nothing was reinforced in the new statements' place.
-    expect(await occurrences(h)).toEqual(h.baseWords.map((w) => [stampFact(BASE.name, w), 1]).sort());
-    expect((await h.memory.ops.health()).pending).toBe(BATCH);
+  it.each([
+    ['HTTP 503 (retried, then the batch fails)', 503, MAX_RETRIES + 1, 'LLM_UNAVAILABLE'],
+    ['HTTP 400 capability error (the batch fails at once)', 400, 1, 'LLM_CAPABILITY'],
+  ] as const)(
+    'a reconcile request answered with %s: the next run commits every fact',
+    async (_name, status, requests, errorCode) => {
+      const h = await withBaseline();
+      // Four more stamps of the same member: each collides with the stored ones (same category).
+      const words = await observeBatch(h.memory, BASE, `rec${seq}`);
+      reconcileFault = () => ({ status });
+      const from = server.requests.length;
+      await h.memory.flush();
+      expect(reconcileRequests(from)).toHaveLength(requests);
+      expect(h.failures).toEqual([
+        { guildId: GUILD_A, subjectKey: BASE.id, attempt: 1, deadLettered: false, errorCode },
+      ]);
+      // Nothing was reinforced in the new statements' place.
+      expect(await occurrences(h)).toEqual(h.baseWords.map((w) => [stampFact(BASE.name, w), 1]).sort());
+      expect((await h.memory.ops.health()).pending).toBe(BATCH);
 
-    reconcileFault = null;
-    await h.memory.flush();
-    expect(await occurrences(h)).toEqual(
-      [...h.baseWords, ...words].map((w) => [stampFact(BASE.name, w), 1]).sort(),
-    );
-    expect(await h.memory.ops.health()).toMatchObject({ pending: 0, deadLetters: 0 });
-    await h.memory.close();
-  });
+      reconcileFault = null;
+      await h.memory.flush();
+      expect(await occurrences(h)).toEqual(
+        [...h.baseWords, ...words].map((w) => [stampFact(BASE.name, w), 1]).sort(),
+      );
+      expect(await h.memory.ops.health()).toMatchObject({ pending: 0, deadLetters: 0 });
+      await h.memory.close();
+    },
+  );
 
   it('reconcile output still invalid after its repair turn reinforces the nearest neighbours (no blind duplicate)', async () => {
     const h = await withBaseline();

@@ -22,11 +22,11 @@ export interface Decisions {
 /**
  * Asks the model, in ONE call, what each colliding candidate does to its neighbours (shown to it
  * under short numeric ids, mapped back to facts by `targets`). Null when the model answered
- * nothing usable (output that failed validation after its repair turn, a request shape the
- * endpoint refuses): its candidates then reinforce their nearest neighbours. A call that did not
- * get through (timeouts, 429 and 5xx after the adapter's retries) throws instead, and the batch is
- * retried like a failed extraction: reinforcing would merge distinct facts into their neighbours
- * for good because of one lost request.
+ * nothing usable (output still invalid after its repair turn): its candidates then reinforce
+ * their nearest neighbours. A call that got no answer throws instead, as an extraction call does,
+ * and the batch is retried or dead-lettered: timeouts, 429 and 5xx after the adapter's retries,
+ * and a request the endpoint refuses (LLM_CAPABILITY, a configuration to fix). Reinforcing there
+ * would merge distinct facts into their neighbours for good, silently.
  */
 export async function decide(
   deps: IngestDeps,
@@ -77,9 +77,8 @@ export async function decide(
   }
 }
 
-/** The model answered, but nothing it said can be used (as opposed to a call that failed). */
-const unusableAnswer = (error: unknown): boolean =>
-  MemoryError.is(error, ErrorCode.LLM_OUTPUT_INVALID) || MemoryError.is(error, ErrorCode.LLM_CAPABILITY);
+/** The model answered, but nothing it said can be used (as opposed to a call that got no answer). */
+const unusableAnswer = (error: unknown): boolean => MemoryError.is(error, ErrorCode.LLM_OUTPUT_INVALID);
 
 /**
  * The action for one collision, from the model's decision. An update or invalidation must target
