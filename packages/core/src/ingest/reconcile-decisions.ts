@@ -71,14 +71,12 @@ export async function decide(
     }
     return { byCandidate, targets, calls: result.calls };
   } catch (error) {
-    if (!unusableAnswer(error)) throw error;
+    // Only an answer that could not be used falls back; a call that got none fails the batch.
+    if (!MemoryError.is(error, ErrorCode.LLM_OUTPUT_INVALID)) throw error;
     deps.logger?.({ level: 'warn', event: 'reconcile.failed', data: { guildId }, error });
     return null;
   }
 }
-
-/** The model answered, but nothing it said can be used (as opposed to a call that got no answer). */
-const unusableAnswer = (error: unknown): boolean => MemoryError.is(error, ErrorCode.LLM_OUTPUT_INVALID);
 
 /**
  * The action for one collision, from the model's decision. An update or invalidation must target
