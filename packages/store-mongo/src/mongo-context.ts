@@ -11,6 +11,9 @@ import type {
 } from 'mongodb';
 import { eachBounded } from './bounded-each.js';
 import { DocGuard } from './doc-guard.js';
+import { FactEpochs } from './fact-epochs.js';
+import { FactKeep } from './fact-keep.js';
+import type { FactDoc } from './mongo-memory-docs.js';
 import { type Collections, collections } from './mongo-schema.js';
 import { type RawDoc, raw } from './raw-doc.js';
 import { type ServerProfile, UNPROBED } from './server-profile.js';
@@ -47,6 +50,9 @@ export class MongoContext {
   readonly c: Collections;
   readonly guard: DocGuard;
   readonly logger: Logger | undefined;
+  /** Fact epochs (moved by every write through `c.facts`) and the fact documents kept under them. */
+  readonly epochs: FactEpochs;
+  readonly #keep: FactKeep;
   readonly #gate: ScopeGate<TxScope>;
   readonly #parent: MongoContext | null;
   readonly #options: { logger?: Logger; guardTtlMs: number };
@@ -62,7 +68,12 @@ export class MongoContext {
   ) {
     this.client = client;
     this.db = db;
-    this.c = parent ? parent.c : collections(db);
+    const base = parent ? null : collections(db);
+    this.epochs = parent ? parent.epochs : new FactEpochs((base as Collections).storeMeta, options.logger);
+    this.#keep = parent ? parent.#keep : new FactKeep(this.epochs);
+    this.c = parent
+      ? parent.c
+      : { ...(base as Collections), facts: this.epochs.watch((base as Collections).facts) };
     this.logger = options.logger;
     this.#options = options;
     this.#parent = parent;
@@ -183,6 +194,15 @@ export class MongoContext {
       READ_MANY_CONCURRENCY,
     );
     return out;
+  }
+
+  /**
+   * A guild's fact documents by `_id` (`readMany`), served from the documents kept under the
+   * guild's fact epoch where it has not moved (`FactKeep`); inside a transaction, a plain read.
+   */
+  readFacts(guildId: string, keys: readonly string[]): Promise<Map<string, FactDoc>> {
+    if (this.session()) return this.readMany(this.c.facts, keys);
+    return this.#keep.read(guildId, keys, (missing) => this.readMany(this.c.facts, missing));
   }
 
   /**

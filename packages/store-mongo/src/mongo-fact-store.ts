@@ -82,8 +82,8 @@ export class MongoFactStore extends FactStoreBase {
     await this.#ctx.enter();
     const g = requireString(guildId, 'guildId');
     const wanted = requireIds(ids, 'fact id');
-    const found = await this.#ctx.readMany(
-      this.#ctx.c.facts,
+    const found = await this.#ctx.readFacts(
+      g,
       wanted.map((id) => factKey(g, id)),
     );
     const out: Fact[] = [];

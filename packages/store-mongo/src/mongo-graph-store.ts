@@ -94,8 +94,8 @@ export class MongoGraphStore extends GraphStoreBase {
         }
       }
       if (need.size > 0) {
-        const found = await this.#ctx.readMany(
-          this.#ctx.c.facts,
+        const found = await this.#ctx.readFacts(
+          g,
           [...need].map((id) => factKey(g, id)),
         );
         for (const id of need) {

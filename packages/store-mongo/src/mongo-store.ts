@@ -121,7 +121,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
     },
     transaction: (fn) => ctx.transaction(fn),
     async close() {
-      await ctx.guard.settled();
+      await Promise.all([ctx.guard.settled(), ctx.epochs.settled()]);
       if (owned) await client.close();
     },
   };

@@ -79,8 +79,8 @@ export async function strongestOf(
   const kept = await ctx.recent(facts.collectionName, key, CORPUS_STATS_TTL_MS, queryScope);
   // Answered while this call waited (its own query, or one in flight it joined): current.
   if (kept.at >= asked && kept.docs) return kept.docs;
-  const again = await ctx.readMany(
-    facts as unknown as Collection<FactDoc>,
+  const again = await ctx.readFacts(
+    filter.guildId,
     kept.ranking.map((r) => r.key),
   );
   const docs: FactDoc[] = [];
