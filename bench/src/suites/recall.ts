@@ -43,7 +43,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
     backend === 'mongo' && mongoKind === 'ferretdb'
       ? size >= 100_000
         ? { queries: 3, reps: 1, warm: 1, profile: 0, commands: 0, waves: 0, mongodbPlan: 0 }
-        : { queries: 10, reps: 1, warm: 2, profile: 0, commands: 10, waves: 4, mongodbPlan: 3 }
+        : { queries: 10, reps: 3, warm: 2, profile: 0, commands: 10, waves: 4, mongodbPlan: 3 }
       : { queries, reps, warm: 30, profile: 100, commands: 10, waves: 10, mongodbPlan: 0 };
   const sizesOf = (backend: Backend) =>
     backend === 'mongo' && mongoKind === 'ferretdb' && ctx.quick ? sizes.filter((n) => n <= 1_000) : sizes;
@@ -111,7 +111,7 @@ export const recallSuite: Suite = async (ctx): Promise<SuiteOutput> => {
   if (mongoSkip !== null) notes.push(`Mongo rows not run: ${mongoSkip}.`);
   else if (mongoKind === 'ferretdb')
     notes.push(
-      `Mongo rows ran against FerretDB v1.24.2 on PostgreSQL 15 (a throwaway cluster, fsync off; scripts/ferretdb.sh applies scripts/ferretdb-pg-indexes.sql unless FERRETDB_PG_TUNING=off, tuning: ${process.env['FERRETDB_PG_TUNING'] ?? 'on'}), which pushes only top-level equality filters down (as jsonb containment, served by the script's GIN indexes) and decodes every row it gets in Go; $in, $or and ranges are answered in FerretDB. They measure that server with ${ctx.quick ? 'a 1k guild' : '10 questions at 1k and 10k and 3 at 100k'}, one repetition; on MongoDB the same queries are served by the indexes in docs/stores.md. Round trips do not depend on the server's speed (see the commands note).`,
+      `Mongo rows ran against FerretDB v1.24.2 on PostgreSQL 15 (a throwaway cluster, fsync off; scripts/ferretdb.sh applies scripts/ferretdb-pg-indexes.sql unless FERRETDB_PG_TUNING=off, tuning: ${process.env['FERRETDB_PG_TUNING'] ?? 'on'}), which pushes only top-level equality filters down (as jsonb containment, served by the script's GIN indexes) and decodes every row it gets in Go; $in, $or and ranges are answered in FerretDB. They measure that server with ${ctx.quick ? 'a 1k guild' : '10 questions at 1k and 10k and 3 at 100k'}: three repetitions of the same questions at 1k and 10k, as the SQLite rows (p95 is the median of the repetitions' p95; the first repetition reads the facts of members not asked before, the next ones find them kept by the store, see promptContextPerRepP95Ms), one at 100k; on MongoDB the same queries are served by the indexes in docs/stores.md. Round trips do not depend on the server's speed (see the commands note).`,
     );
   const at = (backend: Backend, size: number) => rows.find((r) => r.backend === backend && r.size === size);
   const s10 = at('sqlite', 10_000);
