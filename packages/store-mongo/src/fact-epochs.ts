@@ -126,14 +126,18 @@ export class FactEpochs {
     return (this.#writing.get(guildId) ?? 0) > 0 || (this.#writing.get(null) ?? 0) > 0;
   }
 
-  /** The guild's epoch and the unknown-guild epoch, read together ('' for one never written). */
-  async read(guildId: string, session?: ClientSession): Promise<string> {
-    const o = session ? { session } : {};
-    const [g, all] = await Promise.all([
-      this.#meta.findOne({ _id: epochKey(guildId) }, o),
-      this.#meta.findOne({ _id: epochKey(null) }, o),
-    ]);
-    return `${g?.value ?? ''}/${all?.value ?? ''}`;
+  /**
+   * The guild's epoch and the unknown-guild epoch, read together ('' for one never written): two
+   * point reads where `$in` is not served from the `_id` index (FerretDB v1 scans for it, and
+   * `store_meta` holds an epoch per guild), one `$in` query elsewhere.
+   */
+  async read(guildId: string, pointReads: boolean): Promise<string> {
+    const keys = [epochKey(guildId), epochKey(null)] as const;
+    const docs = pointReads
+      ? await Promise.all(keys.map((_id) => this.#meta.findOne({ _id })))
+      : await this.#meta.find({ _id: { $in: [...keys] } }).toArray();
+    const value = (key: string) => docs.find((d) => d?._id === key)?.value ?? '';
+    return `${value(keys[0])}/${value(keys[1])}`;
   }
 
   /** Resolves once every token write sent in the background has been answered. */

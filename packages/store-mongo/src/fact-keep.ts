@@ -39,8 +39,17 @@ export class FactKeep {
   readonly #guilds = new Map<string, Entry>();
   #size = 0;
 
-  constructor(epochs: FactEpochs, capacity = KEPT_FACT_DOCS, now: () => number = Date.now) {
+  readonly #pointReads: () => boolean;
+
+  /** `pointReads`: whether the server is read by `_id` one document at a time (`FactEpochs.read`). */
+  constructor(
+    epochs: FactEpochs,
+    pointReads: () => boolean,
+    capacity = KEPT_FACT_DOCS,
+    now: () => number = Date.now,
+  ) {
     this.#epochs = epochs;
+    this.#pointReads = pointReads;
     this.#capacity = capacity;
     this.#now = now;
     epochs.onWrite((guildId) => {
@@ -67,7 +76,7 @@ export class FactKeep {
     const misses: string[] = [];
     for (const k of new Set(keys)) (entry?.docs.has(k) ? hits : misses).push(k);
     const [token, found] = await Promise.all([
-      this.#epochs.read(guildId),
+      this.#epochs.read(guildId, this.#pointReads()),
       misses.length > 0 ? readFacts(misses) : Promise.resolve(new Map<string, FactDoc>()),
     ]);
     const out = new Map<string, FactDoc>();

@@ -70,7 +70,7 @@ export class MongoContext {
     this.db = db;
     const base = parent ? null : collections(db);
     this.epochs = parent ? parent.epochs : new FactEpochs((base as Collections).storeMeta, options.logger);
-    this.#keep = parent ? parent.#keep : new FactKeep(this.epochs);
+    this.#keep = parent ? parent.#keep : new FactKeep(this.epochs, () => this.ferretPlan);
     this.c = parent
       ? parent.c
       : { ...(base as Collections), facts: this.epochs.watch((base as Collections).facts) };

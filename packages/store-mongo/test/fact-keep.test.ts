@@ -34,10 +34,10 @@ const FACT_FINDS = (e: CommandStartedEvent) => e.commandName === 'find' && e.com
 describe.runIf(mongoSelected)('mongo store kept facts', () => {
   const mongo = scratchDatabase('pf_fact_keep', { monitorCommands: true });
 
-  async function twoStores(name: string) {
+  async function twoStores(name: string, queryPlan: 'auto' | 'mongodb' = 'auto') {
     const { client, db } = mongo;
-    const a = createMongoStore({ client, dbName: `${db}_${name}` });
-    const b = createMongoStore({ client, dbName: `${db}_${name}` });
+    const a = createMongoStore({ client, dbName: `${db}_${name}`, queryPlan });
+    const b = createMongoStore({ client, dbName: `${db}_${name}`, queryPlan });
     await a.setup();
     await b.setup();
     return { a, b, client };
@@ -57,40 +57,45 @@ describe.runIf(mongoSelected)('mongo store kept facts', () => {
     }
   }
 
-  it('serves facts read again without reading them, and sees another process change, retire and purge them', async () => {
-    const { a, b } = await twoStores('cross');
-    try {
-      const facts = [makeFact({ text: 'kept one' }), makeFact({ text: 'kept two' })];
-      await b.facts.insert(facts);
-      const ids = facts.map((f) => f.id);
-      // The first read learns the epoch, the second keeps what it reads, the third reads no fact.
-      await a.facts.get(G1, ids);
-      await a.facts.get(G1, ids);
-      const third = await countFactReads(() => a.facts.get(G1, ids));
-      expect(third.reads).toBe(0);
-      expect(third.value.map((f) => f.text).sort()).toEqual(['kept one', 'kept two']);
+  // The store's plan on FerretDB (point reads, the epochs read one by one) and the MongoDB plan
+  // (one `$in` per read, the epochs read together).
+  it.each(['auto', 'mongodb'] as const)(
+    'serves facts read again without reading them, and sees another process change, retire and purge them (%s plan)',
+    async (plan) => {
+      const { a, b } = await twoStores(`cross_${plan}`, plan);
+      try {
+        const facts = [makeFact({ text: 'kept one' }), makeFact({ text: 'kept two' })];
+        await b.facts.insert(facts);
+        const ids = facts.map((f) => f.id);
+        // The first read learns the epoch, the second keeps what it reads, the third reads no fact.
+        await a.facts.get(G1, ids);
+        await a.facts.get(G1, ids);
+        const third = await countFactReads(() => a.facts.get(G1, ids));
+        expect(third.reads).toBe(0);
+        expect(third.value.map((f) => f.text).sort()).toEqual(['kept one', 'kept two']);
 
-      await b.facts.update(G1, ids[0] as string, { strength: 7 }, { at: T0 });
-      // A change's new epoch token goes out in the background; close waits for it.
-      await b.close();
-      const changed = await countFactReads(() => a.facts.get(G1, ids));
-      expect(changed.reads).toBeGreaterThan(0);
-      expect(changed.value.find((f) => f.id === ids[0])?.strength).toBe(7);
+        await b.facts.update(G1, ids[0] as string, { strength: 7 }, { at: T0 });
+        // A change's new epoch token goes out in the background; close waits for it.
+        await b.close();
+        const changed = await countFactReads(() => a.facts.get(G1, ids));
+        expect(changed.reads).toBeGreaterThan(0);
+        expect(changed.value.find((f) => f.id === ids[0])?.strength).toBe(7);
 
-      await a.facts.get(G1, ids);
-      await b.facts.update(G1, ids[1] as string, { validUntil: T0 }, { at: T0 });
-      await b.close();
-      expect((await a.facts.get(G1, ids)).find((f) => f.id === ids[1])?.validUntil).toEqual(T0);
+        await a.facts.get(G1, ids);
+        await b.facts.update(G1, ids[1] as string, { validUntil: T0 }, { at: T0 });
+        await b.close();
+        expect((await a.facts.get(G1, ids)).find((f) => f.id === ids[1])?.validUntil).toEqual(T0);
 
-      await a.facts.get(G1, ids);
-      await b.admin.applyPurge(purgeOf(ids));
-      // A removal is reported done only once its epoch moved: no wait on the other process.
-      expect(await a.facts.get(G1, ids)).toEqual([]);
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
+        await a.facts.get(G1, ids);
+        await b.admin.applyPurge(purgeOf(ids));
+        // A removal is reported done only once its epoch moved: no wait on the other process.
+        expect(await a.facts.get(G1, ids)).toEqual([]);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+  );
 
   it('reads around its own writes: a fact this process changes is never served from before the change', async () => {
     const { a, b } = await twoStores('own');
@@ -115,7 +120,7 @@ describe.runIf(mongoSelected)('mongo store kept facts', () => {
     const { client, db } = mongo;
     const meta = client.db(`${db}_capacity`).collection<{ _id: string; value: string }>('store_meta');
     const epochs = new FactEpochs(meta as never, undefined);
-    const keep = new FactKeep(epochs, 3);
+    const keep = new FactKeep(epochs, () => false, 3);
     const doc = (g: string, id: string) => ({ _id: factKey(g, id), guildId: g, id }) as unknown as FactDoc;
     let reads = 0;
     const readFacts = async (keys: readonly string[]) => {
