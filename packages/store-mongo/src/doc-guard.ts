@@ -1,5 +1,6 @@
 import { ErrorCode, type Logger, MemoryError } from '@permafrost/core';
 import type { Collection } from 'mongodb';
+import { BackgroundWrites } from './background-writes.js';
 import { type Change, DELETE, type GuardedDoc, type GuardOptions, type Outcome } from './guard-types.js';
 import { mutateInTransaction, stampVersion, writeHeld } from './guarded-writes.js';
 import { insertTolerant } from './insert-tolerant.js';
@@ -53,17 +54,17 @@ export class DocGuard {
   /** In-process locks per document (shared by every guard of one store). */
   readonly locks: KeyedLocks;
 
-  /** Token deletes still in flight (shared by every guard of one store). */
-  readonly releases: Set<Promise<void>>;
+  /** Writes sent in the background, token deletes among them (shared by every guard of one store). */
+  readonly background: BackgroundWrites;
 
   /** Versions this store wrote, for `GuardOptions.reuseWritten` (shared by every guard of one store). */
   readonly written: WrittenVersions;
 
   constructor(host: GuardHost, tokens: Collection<TokenDoc>, ttlMs: number, parent?: DocGuard) {
     this.#host = host;
-    this.releases = parent?.releases ?? new Set();
+    this.background = parent?.background ?? new BackgroundWrites();
     this.written = parent?.written ?? new WrittenVersions();
-    this.#tokens = new VersionTokens(host, tokens, ttlMs, this.releases);
+    this.#tokens = new VersionTokens(host, tokens, ttlMs, this.background);
     this.#ttlMs = ttlMs;
     this.locks = parent?.locks ?? new KeyedLocks();
   }
@@ -73,9 +74,9 @@ export class DocGuard {
     return this.#ttlMs;
   }
 
-  /** Resolves once every token delete sent so far has been answered (the store awaits it on close). */
+  /** Resolves once every background write sent so far has been answered (the store awaits it on close). */
   settled(): Promise<void> {
-    return this.#tokens.settled();
+    return this.background.settled();
   }
 
   async mutate<D extends GuardedDoc>(

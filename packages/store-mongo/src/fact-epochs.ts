@@ -1,25 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@permafrost/core';
 import type { ClientSession, Collection, Document } from 'mongodb';
+import type { BackgroundWrites } from './background-writes.js';
 import type { StoreMetaDoc } from './mongo-governance-docs.js';
+import { docKey } from './mongo-keys.js';
 
-/** `store_meta` key of a guild's fact epoch, and of the epoch of writes whose guild is unknown. */
-export const epochKey = (guildId: string | null): string =>
-  guildId === null ? 'fact-epoch|*' : `fact-epoch|${guildId.length}:${guildId}`;
+/** `store_meta` key of a guild's fact epoch, and (null) of the epoch of writes whose guild is unknown. */
+export const epochKey = (guildId: string | null): string => `fact-epoch|${docKey(guildId)}`;
 
-/** Write methods of a collection, by the index of their filter (or documents) and of their options. */
-const WRITES: Readonly<Record<string, { readonly target: number; readonly options: number }>> = {
-  insertOne: { target: 0, options: 1 },
-  insertMany: { target: 0, options: 1 },
-  updateOne: { target: 0, options: 2 },
-  updateMany: { target: 0, options: 2 },
-  replaceOne: { target: 0, options: 2 },
-  deleteOne: { target: 0, options: 1 },
-  deleteMany: { target: 0, options: 1 },
-  bulkWrite: { target: 0, options: 1 },
-  findOneAndUpdate: { target: 0, options: 2 },
-  findOneAndReplace: { target: 0, options: 2 },
-  findOneAndDelete: { target: 0, options: 1 },
+/**
+ * Write methods of a collection, by the index of their options (the filter, the document or the
+ * bulk operations come first).
+ */
+const WRITES: Readonly<Record<string, number>> = {
+  insertOne: 1,
+  insertMany: 1,
+  updateOne: 2,
+  updateMany: 2,
+  replaceOne: 2,
+  deleteOne: 1,
+  deleteMany: 1,
+  bulkWrite: 1,
+  findOneAndUpdate: 2,
+  findOneAndReplace: 2,
+  findOneAndDelete: 1,
 };
 /** Writes that only add documents: nothing kept can be their old version. */
 const ADDING = new Set(['insertOne', 'insertMany']);
@@ -63,24 +67,18 @@ export function guildsOf(target: unknown): string[] | null {
   return guilds.every((g) => g !== null) ? (guilds as string[]) : null;
 }
 
-/** The guilds of a write's first argument (a filter, a document, documents or bulk operations). */
+/** The guilds of a write's first argument: a filter, or bulk operations (their filters or documents). */
 function guildsOfWrite(method: string, arg: unknown): string[] | null {
-  if (method === 'insertMany' || method === 'bulkWrite') {
-    if (!Array.isArray(arg)) return null;
-    const out: string[] = [];
-    for (const item of arg) {
-      const target =
-        method === 'insertMany'
-          ? item
-          : Object.values(item as Record<string, { filter?: unknown; document?: unknown }>)[0];
-      const op = target as { filter?: unknown; document?: unknown } | undefined;
-      const g = guildsOf(method === 'insertMany' ? item : (op?.filter ?? op?.document));
-      if (!g) return null;
-      out.push(...g);
-    }
-    return out;
+  if (method !== 'bulkWrite') return guildsOf(arg);
+  if (!Array.isArray(arg)) return null;
+  const out: string[] = [];
+  for (const item of arg) {
+    const op = Object.values(item as Record<string, { filter?: unknown; document?: unknown }>)[0];
+    const g = guildsOf(op?.filter ?? op?.document);
+    if (!g) return null;
+    out.push(...g);
   }
-  return guildsOf(arg);
+  return out;
 }
 
 /** Whether a bulk write only inserts. */
@@ -105,15 +103,30 @@ function removes(arg: unknown): boolean {
 export class FactEpochs {
   readonly #meta: Collection<StoreMetaDoc>;
   readonly #logger: Logger | undefined;
+  readonly #pointReads: () => boolean;
+  readonly #background: BackgroundWrites;
   /** Per guild (null: unknown guild), writes of this process whose new token is not written yet. */
   readonly #writing = new Map<string | null, number>();
-  readonly #inFlight = new Set<Promise<void>>();
   /** Called when this process starts a write of a guild's facts (null: every guild). */
   readonly #listeners: ((guildId: string | null) => void)[] = [];
 
-  constructor(meta: Collection<StoreMetaDoc>, logger: Logger | undefined) {
+  /**
+   * `pointReads`: whether the server is read by `_id` one document at a time (see `read`);
+   * `background`: where token writes that nobody waits for are tracked (the store's, which
+   * `close()` waits for).
+   */
+  constructor(
+    meta: Collection<StoreMetaDoc>,
+    options: {
+      readonly logger: Logger | undefined;
+      readonly pointReads: () => boolean;
+      readonly background: BackgroundWrites;
+    },
+  ) {
     this.#meta = meta;
-    this.#logger = logger;
+    this.#logger = options.logger;
+    this.#pointReads = options.pointReads;
+    this.#background = options.background;
   }
 
   /** Registers a listener for this process's fact writes (at their start and once their token is written). */
@@ -131,18 +144,13 @@ export class FactEpochs {
    * point reads where `$in` is not served from the `_id` index (FerretDB v1 scans for it, and
    * `store_meta` holds an epoch per guild), one `$in` query elsewhere.
    */
-  async read(guildId: string, pointReads: boolean): Promise<string> {
+  async read(guildId: string): Promise<string> {
     const keys = [epochKey(guildId), epochKey(null)] as const;
-    const docs = pointReads
+    const docs = this.#pointReads()
       ? await Promise.all(keys.map((_id) => this.#meta.findOne({ _id })))
       : await this.#meta.find({ _id: { $in: [...keys] } }).toArray();
     const value = (key: string) => docs.find((d) => d?._id === key)?.value ?? '';
     return `${value(keys[0])}/${value(keys[1])}`;
-  }
-
-  /** Resolves once every token write sent in the background has been answered. */
-  async settled(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
   }
 
   /** A view of the facts collection whose writes move the epochs of the guilds they touch. */
@@ -151,13 +159,13 @@ export class FactEpochs {
       get: (target, prop, receiver) => {
         const member = Reflect.get(target, prop, receiver) as unknown;
         if (typeof prop !== 'string' || typeof member !== 'function') return member;
-        const write = WRITES[prop];
-        if (!write) return member;
+        const options = WRITES[prop];
+        if (options === undefined) return member;
         const fn = member as (...args: unknown[]) => Promise<unknown>;
         return (...args: unknown[]) => {
-          const arg = args[write.target];
+          const arg = args[0];
           if (ADDING.has(prop) || (prop === 'bulkWrite' && onlyInserts(arg))) return fn.apply(target, args);
-          const session = (args[write.options] as { session?: ClientSession } | undefined)?.session;
+          const session = (args[options] as { session?: ClientSession } | undefined)?.session;
           const awaitToken = REMOVING.has(prop) || (prop === 'bulkWrite' && removes(arg));
           return this.#around(guildsOfWrite(prop, arg), session, awaitToken, () => fn.apply(target, args));
         };
@@ -174,25 +182,21 @@ export class FactEpochs {
     const keys: (string | null)[] = guilds ? [...new Set(guilds)] : [null];
     for (const k of keys) this.#writing.set(k, (this.#writing.get(k) ?? 0) + 1);
     this.#notify(keys);
-    let done: Promise<void> | undefined;
     try {
       return await write();
     } finally {
       // Inside a transaction the token commits with the write; otherwise a removal waits for it
       // (an erasure is not reported done while another process may still serve what it removed),
       // a change sends it in the background (this process already reads around the change).
-      done = this.#renew(keys, session).finally(() => {
+      const done = this.#renew(keys, session).finally(() => {
         for (const k of keys) this.#writing.set(k, (this.#writing.get(k) ?? 1) - 1);
         this.#notify(keys);
       });
       if (session || awaitToken) await done;
-      else {
-        const p = done.catch((error: unknown) =>
+      else
+        this.#background.add(done, (error) =>
           this.#logger?.({ level: 'warn', event: 'store.mongo.fact_epoch_failed', error }),
         );
-        const tracked: Promise<void> = p.finally(() => this.#inFlight.delete(tracked));
-        this.#inFlight.add(tracked);
-      }
     }
   }
 

@@ -39,17 +39,8 @@ export class FactKeep {
   readonly #guilds = new Map<string, Entry>();
   #size = 0;
 
-  readonly #pointReads: () => boolean;
-
-  /** `pointReads`: whether the server is read by `_id` one document at a time (`FactEpochs.read`). */
-  constructor(
-    epochs: FactEpochs,
-    pointReads: () => boolean,
-    capacity = KEPT_FACT_DOCS,
-    now: () => number = Date.now,
-  ) {
+  constructor(epochs: FactEpochs, capacity = KEPT_FACT_DOCS, now: () => number = Date.now) {
     this.#epochs = epochs;
-    this.#pointReads = pointReads;
     this.#capacity = capacity;
     this.#now = now;
     epochs.onWrite((guildId) => {
@@ -76,7 +67,7 @@ export class FactKeep {
     const misses: string[] = [];
     for (const k of new Set(keys)) (entry?.docs.has(k) ? hits : misses).push(k);
     const [token, found] = await Promise.all([
-      this.#epochs.read(guildId, this.#pointReads()),
+      this.#epochs.read(guildId),
       misses.length > 0 ? readFacts(misses) : Promise.resolve(new Map<string, FactDoc>()),
     ]);
     const out = new Map<string, FactDoc>();
@@ -87,21 +78,16 @@ export class FactKeep {
       this.#guilds.set(guildId, entry);
       return out;
     }
-    // Nothing kept, or the epoch moved: keep from this token on. The documents read beside it may
-    // be older than it, so they are served, not kept; the ids that were kept are read again.
+    // Nothing kept, or the epoch moved: keep from this token on (unless this process is writing
+    // the guild's facts). The documents read beside it may be older than it, so they are served,
+    // not kept; the ids that were kept are read again.
     for (const [k, d] of found) out.set(k, d);
     this.#drop(guildId);
-    if (this.#epochs.writing(guildId)) return hits.length > 0 ? this.#merge(out, await readFacts(hits)) : out;
     const fresh: Entry = { token, since: this.#now(), docs: new Map() };
-    this.#guilds.set(guildId, fresh);
+    if (!this.#epochs.writing(guildId)) this.#guilds.set(guildId, fresh);
     if (hits.length > 0)
       for (const [k, d] of await readFacts(hits)) out.set(k, this.#keep(guildId, fresh, k, d));
     return out;
-  }
-
-  #merge(into: Map<string, FactDoc>, from: Map<string, FactDoc>): Map<string, FactDoc> {
-    for (const [k, d] of from) into.set(k, d);
-    return into;
   }
 
   /** Keeps a document read after `entry.token` was (unless the guild moved on or space ran out). */

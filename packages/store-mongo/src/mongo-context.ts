@@ -68,18 +68,22 @@ export class MongoContext {
   ) {
     this.client = client;
     this.db = db;
-    const base = parent ? null : collections(db);
-    this.epochs = parent ? parent.epochs : new FactEpochs((base as Collections).storeMeta, options.logger);
-    this.#keep = parent ? parent.#keep : new FactKeep(this.epochs, () => this.ferretPlan);
-    this.c = parent
-      ? parent.c
-      : { ...(base as Collections), facts: this.epochs.watch((base as Collections).facts) };
+    const base = parent ? parent.c : collections(db);
+    this.guard = new DocGuard(this, base.tokens, options.guardTtlMs, parent?.guard);
+    this.epochs =
+      parent?.epochs ??
+      new FactEpochs(base.storeMeta, {
+        logger: options.logger,
+        pointReads: () => this.ferretPlan,
+        background: this.guard.background,
+      });
+    this.#keep = parent ? parent.#keep : new FactKeep(this.epochs);
+    this.c = parent ? parent.c : { ...base, facts: this.epochs.watch(base.facts) };
     this.logger = options.logger;
     this.#options = options;
     this.#parent = parent;
     this.#gate = parent ? parent.#gate : new ScopeGate<TxScope>();
     this.#reads = parent ? parent.#reads : new SharedReads();
-    this.guard = new DocGuard(this, this.c.tokens, options.guardTtlMs, parent?.guard);
   }
 
   get profile(): ServerProfile {

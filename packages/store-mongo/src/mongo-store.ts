@@ -121,7 +121,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoMemoryStore {
     },
     transaction: (fn) => ctx.transaction(fn),
     async close() {
-      await Promise.all([ctx.guard.settled(), ctx.epochs.settled()]);
+      await ctx.guard.settled();
       if (owned) await client.close();
     },
   };

@@ -1,5 +1,6 @@
 import type { Logger } from '@permafrost/core';
 import type { Collection } from 'mongodb';
+import type { BackgroundWrites } from './background-writes.js';
 import { insertTolerant } from './insert-tolerant.js';
 import type { RawDoc } from './raw-doc.js';
 
@@ -20,19 +21,19 @@ export class VersionTokens {
   readonly #host: { readonly logger: Logger | undefined };
   readonly #tokens: Collection<TokenDoc>;
   readonly #ttlMs: number;
-  readonly #inFlight: Set<Promise<void>>;
+  readonly #background: BackgroundWrites;
 
-  /** `inFlight`: deletes sent by `releaseSoon` and not answered yet (shared by a store's guards). */
+  /** `background`: where `releaseSoon` tracks its deletes (shared by a store's guards). */
   constructor(
     host: { readonly logger: Logger | undefined },
     tokens: Collection<TokenDoc>,
     ttlMs: number,
-    inFlight: Set<Promise<void>>,
+    background: BackgroundWrites,
   ) {
     this.#host = host;
     this.#tokens = tokens;
     this.#ttlMs = ttlMs;
-    this.#inFlight = inFlight;
+    this.#background = background;
   }
 
   /** Inserts the version tokens; returns, per won document, every token id to delete afterwards. */
@@ -97,20 +98,11 @@ export class VersionTokens {
    * expires like a crashed writer's and is swept at setup.
    */
   releaseSoon(tokenIds: string[], then?: () => void): void {
-    const p: Promise<void> = this.release(tokenIds)
-      .catch((error: unknown) =>
-        this.#host.logger?.({ level: 'warn', event: 'store.mongo.token_release_failed', error }),
-      )
-      .finally(() => {
-        this.#inFlight.delete(p);
-        then?.();
-      });
-    this.#inFlight.add(p);
-  }
-
-  /** Resolves once every delete sent by `releaseSoon` so far has been answered. */
-  async settled(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+    this.#background.add(
+      this.release(tokenIds),
+      (error) => this.#host.logger?.({ level: 'warn', event: 'store.mongo.token_release_failed', error }),
+      then,
+    );
   }
 
   /** Deletes tokens older than `ageMs` (left by crashed writers, or naming dead versions). */

@@ -3,6 +3,7 @@ import { G1, makeFact, T0 } from '@permafrost/store-conformance';
 import { createMongoStore } from '@permafrost/store-mongo';
 import type { CommandStartedEvent } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { BackgroundWrites } from '../src/background-writes.js';
 import { epochKey, FactEpochs, guildOfKey, guildsOf } from '../src/fact-epochs.js';
 import { FactKeep } from '../src/fact-keep.js';
 import { factKey } from '../src/mongo-fact-mapping.js';
@@ -119,8 +120,12 @@ describe.runIf(mongoSelected)('mongo store kept facts', () => {
   it('keeps at most its capacity, dropping the least recently read guilds', async () => {
     const { client, db } = mongo;
     const meta = client.db(`${db}_capacity`).collection<{ _id: string; value: string }>('store_meta');
-    const epochs = new FactEpochs(meta as never, undefined);
-    const keep = new FactKeep(epochs, () => false, 3);
+    const epochs = new FactEpochs(meta as never, {
+      logger: undefined,
+      pointReads: () => false,
+      background: new BackgroundWrites(),
+    });
+    const keep = new FactKeep(epochs, 3);
     const doc = (g: string, id: string) => ({ _id: factKey(g, id), guildId: g, id }) as unknown as FactDoc;
     let reads = 0;
     const readFacts = async (keys: readonly string[]) => {
