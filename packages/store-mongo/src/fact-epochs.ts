@@ -4,27 +4,11 @@ import type { ClientSession, Collection, Document } from 'mongodb';
 import type { BackgroundWrites } from './background-writes.js';
 import type { StoreMetaDoc } from './mongo-governance-docs.js';
 import { docKey } from './mongo-keys.js';
+import { WRITE_METHODS } from './nul-free.js';
 
 /** `store_meta` key of a guild's fact epoch, and (null) of the epoch of writes whose guild is unknown. */
 export const epochKey = (guildId: string | null): string => `fact-epoch|${docKey(guildId)}`;
 
-/**
- * Write methods of a collection, by the index of their options (the filter, the document or the
- * bulk operations come first).
- */
-const WRITES: Readonly<Record<string, number>> = {
-  insertOne: 1,
-  insertMany: 1,
-  updateOne: 2,
-  updateMany: 2,
-  replaceOne: 2,
-  deleteOne: 1,
-  deleteMany: 1,
-  bulkWrite: 1,
-  findOneAndUpdate: 2,
-  findOneAndReplace: 2,
-  findOneAndDelete: 1,
-};
 /** Writes that only add documents: nothing kept can be their old version. */
 const ADDING = new Set(['insertOne', 'insertMany']);
 /** Writes that remove documents: their epoch moves before the write is reported done. */
@@ -159,7 +143,7 @@ export class FactEpochs {
       get: (target, prop, receiver) => {
         const member = Reflect.get(target, prop, receiver) as unknown;
         if (typeof prop !== 'string' || typeof member !== 'function') return member;
-        const options = WRITES[prop];
+        const options = WRITE_METHODS[prop];
         if (options === undefined) return member;
         const fn = member as (...args: unknown[]) => Promise<unknown>;
         return (...args: unknown[]) => {

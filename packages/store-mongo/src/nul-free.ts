@@ -74,8 +74,11 @@ function mapStrings<T>(value: T, f: (s: string) => string): T {
 export const encodeValue = <T>(v: T): T => mapStrings(v, encodeString);
 export const decodeValue = <T>(v: T): T => mapStrings(v, decodeString);
 
-/** Methods whose arguments go to the server: every argument but the options is encoded. */
-const WRITE_ARGS: Readonly<Record<string, number>> = {
+/**
+ * The write methods of a driver `Collection`, by the index of their options argument (the filter,
+ * the update, the document or the bulk operations come before it).
+ */
+export const WRITE_METHODS: Readonly<Record<string, number>> = {
   insertOne: 1,
   insertMany: 1,
   updateOne: 2,
@@ -84,14 +87,19 @@ const WRITE_ARGS: Readonly<Record<string, number>> = {
   deleteOne: 1,
   deleteMany: 1,
   bulkWrite: 1,
+  findOneAndUpdate: 2,
+  findOneAndReplace: 2,
+  findOneAndDelete: 1,
+};
+
+/** Methods whose arguments go to the server: every argument but the options is encoded. */
+const WRITE_ARGS: Readonly<Record<string, number>> = {
+  ...WRITE_METHODS,
   countDocuments: 1,
   findOne: 1,
   find: 1,
   aggregate: 1,
   distinct: 2,
-  findOneAndUpdate: 2,
-  findOneAndReplace: 2,
-  findOneAndDelete: 1,
 };
 const RESULT_DECODED = new Set([
   'findOne',
