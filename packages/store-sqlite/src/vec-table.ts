@@ -4,6 +4,7 @@ import type { SqliteConnection } from './connection.js';
 import { idList } from './rows/codec.js';
 import { rawRows } from './rows/raw.js';
 import { factShard, SERVER_REF, VEC_TABLES, VecLayout } from './vec-layout.js';
+import { MessageVectors } from './vector-scan/message-vectors.js';
 
 /** sqlite-vec refuses KNN queries with k above this; larger limits use an exact full scan. */
 const MAX_KNN_K = 4096;
@@ -30,10 +31,17 @@ interface Scope {
 export class VecTable {
   readonly #c: SqliteConnection;
   readonly #layout: VecLayout;
+  readonly #kept: MessageVectors;
 
-  constructor(connection: SqliteConnection) {
+  constructor(connection: SqliteConnection, keptMessageBytes?: number) {
     this.#c = connection;
     this.#layout = new VecLayout(connection);
+    this.#kept = new MessageVectors(connection, keptMessageBytes);
+  }
+
+  /** The guilds' message vectors kept in memory (see MessageVectors). */
+  get keptMessages(): MessageVectors {
+    return this.#kept;
   }
 
   dims(): number | null {
@@ -133,6 +141,7 @@ export class VecTable {
           .stmt(`UPDATE ${t} SET embedding = ?, subject = ?, is_server = ?, active = ? WHERE item_id = ?`)
           .run(vector, subject, server, active, rowId).changes
       : 0;
+    if (update > 0) this.#logMessageChange(guildId, rowId);
     if (update === 0)
       this.#c
         .stmt(
@@ -168,8 +177,19 @@ export class VecTable {
     const rowIds = this.#rowIds(guildId, kind, ids);
     if (rowIds.length === 0 || !this.#layout.ready()) return rowIds.length;
     const update = this.#c.stmt(`UPDATE ${VEC_TABLES[kind]} SET active = ? WHERE item_id = ?`);
-    for (const rowId of rowIds) update.run(active ? 1n : 0n, BigInt(rowId));
+    for (const rowId of rowIds) {
+      update.run(active ? 1n : 0n, BigInt(rowId));
+      if (kind === 'message') this.#logMessageChange(guildId, BigInt(rowId));
+    }
     return rowIds.length;
+  }
+
+  /**
+   * Logs an in-place change of a message vector (migration 011; rows added to or deleted from
+   * vector_ids are logged by trigger, a vec0 table takes none).
+   */
+  #logMessageChange(guildId: string, rowId: bigint): void {
+    this.#c.stmt('INSERT INTO message_vector_changes (guild_id, row_id) VALUES (?, ?)').run(guildId, rowId);
   }
 
   /** Deletes these items' vectors; returns how many existed. */
@@ -233,7 +253,12 @@ export class VecTable {
     if (dims === null || limit <= 0 || !this.#layout.ready()) return [];
     const scope = this.#scope(query);
     if (scope === null) return [];
-    const rows = this.#knn(VEC_TABLES[query.kind], query, Float32Array.from(query.vector), limit, scope);
+    // Active messages of the whole guild (every conversation.search): kept in memory when they fit.
+    const guildWide =
+      query.kind === 'message' && (query.activeOnly ?? true) && !query.serverOnly && !query.subjectIds;
+    const rows =
+      (guildWide ? this.#kept.nearest(query.guildId, dims, Float32Array.from(query.vector), limit) : null) ??
+      this.#knn(VEC_TABLES[query.kind], query, Float32Array.from(query.vector), limit, scope);
     const hits = rows.map((r): VectorHit => ({ id: r[0], score: 1 - r[1] }));
     return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

@@ -40,6 +40,7 @@ describe('schema migrations', () => {
       { version: 8, name: 'covering-link-reads' },
       { version: 9, name: 'keyword-vocabulary' },
       { version: 10, name: 'fact-epochs' },
+      { version: 11, name: 'message-vector-changes' },
     ]);
     db.close();
   });

@@ -10,6 +10,7 @@ import { reactionsMigration } from './007-reactions.js';
 import { coveringLinkReadsMigration } from './008-covering-link-reads.js';
 import { keywordVocabularyMigration } from './009-keyword-vocabulary.js';
 import { factEpochsMigration } from './010-fact-epochs.js';
+import { messageVectorChangesMigration } from './011-message-vector-changes.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   coveringLinkReadsMigration,
   keywordVocabularyMigration,
   factEpochsMigration,
+  messageVectorChangesMigration,
 ];
 
 /** The schema version this code writes. */

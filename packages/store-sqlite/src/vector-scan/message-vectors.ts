@@ -1,0 +1,184 @@
+import type { SqliteConnection } from '../connection.js';
+import { MESSAGE_VECTOR_CHANGES_KEPT } from '../migrations/011-message-vector-changes.js';
+import { VEC_TABLES } from '../vec-layout.js';
+import { dotsModule, GuildMatrix, matrixBytes } from './guild-matrix.js';
+
+/**
+ * Bytes of message vectors kept across every guild of one store object (about 62,000 vectors of
+ * 256 floats); past this the least recently searched guilds go. A guild whose vectors alone would
+ * not fit is searched by sqlite-vec, as before.
+ */
+export const MESSAGE_VECTOR_BYTES = 64 * 1024 * 1024;
+/** Past this share of a guild's rows changed since it was read, reading it again is cheaper. */
+const RELOAD_SHARE = 0.25;
+
+interface Entry {
+  readonly matrix: GuildMatrix;
+  /** The last `message_vector_changes` entry the matrix is up to. */
+  seq: number;
+}
+
+interface RowRead {
+  readonly embedding: Buffer;
+  readonly active: number;
+}
+
+/** The floats of a vec0 embedding blob (copied when the blob is not 4-byte aligned). */
+const floats = (blob: Buffer): Float32Array =>
+  blob.byteOffset % 4 === 0
+    ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
+    : new Float32Array(new Uint8Array(blob).buffer);
+/** Log entries after which a guild found too big is counted again. */
+const RECOUNT_AFTER = 1024;
+
+/**
+ * Guilds' active message vectors kept in memory and searched with the dots module (WebAssembly
+ * SIMD): a guild-wide message KNN (every `conversation.search`) is one pass of dot products instead
+ * of sqlite-vec's scan, which costs several times more and grows with k. Each guild's copy is up to
+ * one entry of `message_vector_changes` (migration 011), which logs every added, changed and
+ * deleted message vector from any connection in the same transaction: before each search, and
+ * after each commit of this store, the rows logged since are read again (dropped when gone or
+ * inactive), so a deleted or forgotten message's vector is never served. The log position is read
+ * before the rows, so they are at least as new as it; a copy behind the log's start is read again.
+ * Nothing is read inside a write transaction (it could still roll back, and the log with it).
+ */
+export class MessageVectors {
+  readonly #c: SqliteConnection;
+  readonly #capacity: number;
+  readonly #guilds = new Map<string, Entry>();
+  /** Guilds found too big to keep, with the log position then (counted again RECOUNT_AFTER later). */
+  readonly #tooBig = new Map<string, number>();
+  #bytes = 0;
+
+  constructor(connection: SqliteConnection, capacity = MESSAGE_VECTOR_BYTES) {
+    this.#c = connection;
+    this.#capacity = capacity;
+    connection.onCommitted(() => this.#catchUpAll());
+  }
+
+  /** Estimated bytes held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Whether this guild's vectors are kept (for tests and diagnostics). */
+  keeps(guildId: string): boolean {
+    return this.#guilds.has(guildId);
+  }
+
+  /**
+   * The `limit` active message vectors of the guild nearest to `vector` by cosine, as [item id,
+   * cosine distance], or null when the guild is not kept and cannot be (too big, no WebAssembly,
+   * inside a write transaction): the caller asks sqlite-vec.
+   */
+  nearest(guildId: string, dims: number, vector: Float32Array, limit: number): [string, number][] | null {
+    const entry = this.#entry(guildId, dims);
+    if (!entry) return null;
+    return entry.matrix.nearest(vector, limit).map(([id, similarity]) => [id, 1 - similarity]);
+  }
+
+  #entry(guildId: string, dims: number): Entry | null {
+    if (this.#c.writing) return null;
+    const module = dotsModule();
+    if (!module) return null;
+    const last = this.#lastChange();
+    const kept = this.#guilds.get(guildId);
+    if (kept) {
+      this.#detach(guildId, kept);
+      if (kept.matrix.dims === dims && this.#catchUp(guildId, kept, last)) return this.#attach(guildId, kept);
+    }
+    const counted = this.#tooBig.get(guildId);
+    if (counted !== undefined && last - counted < RECOUNT_AFTER) return null;
+    const count = (
+      this.#c
+        .stmt("SELECT count(*) AS n FROM vector_ids WHERE guild_id = ? AND kind = 'message'")
+        .get(guildId) as { n: number }
+    ).n;
+    if (matrixBytes(count, dims) > this.#capacity) {
+      this.#tooBig.set(guildId, last);
+      return null;
+    }
+    this.#tooBig.delete(guildId);
+    const matrix = new GuildMatrix(module, dims);
+    const rows = this.#c
+      .stmt(
+        `SELECT i.row_id, i.item_id, v.embedding FROM ${VEC_TABLES.message} v
+           CROSS JOIN vector_ids i ON i.row_id = v.item_id
+          WHERE v.guild_id = ? AND v.active = 1`,
+      )
+      .iterate(guildId) as IterableIterator<{ row_id: number; item_id: string; embedding: Buffer }>;
+    for (const row of rows) matrix.set(row.row_id, row.item_id, floats(row.embedding));
+    return this.#attach(guildId, { matrix, seq: last });
+  }
+
+  /** Makes room, then keeps the entry as the most recently searched (null when it outgrew the room). */
+  #attach(guildId: string, entry: Entry): Entry | null {
+    if (entry.matrix.bytes > this.#capacity) return null;
+    for (const [other, old] of this.#guilds) {
+      if (this.#bytes + entry.matrix.bytes <= this.#capacity) break;
+      this.#detach(other, old);
+    }
+    this.#guilds.set(guildId, entry);
+    this.#bytes += entry.matrix.bytes;
+    return entry;
+  }
+
+  #detach(guildId: string, entry: Entry): void {
+    this.#guilds.delete(guildId);
+    this.#bytes -= entry.matrix.bytes;
+  }
+
+  #lastChange(): number {
+    return (
+      (this.#c.stmt('SELECT max(seq) AS seq FROM message_vector_changes').get() as { seq: number | null })
+        .seq ?? 0
+    );
+  }
+
+  /**
+   * Brings the matrix up to `last` (read before this call): the rows logged since its position are
+   * read again, and leave it when gone or inactive. False when the log no longer reaches back that
+   * far or most rows changed: the caller reads the guild again.
+   */
+  #catchUp(guildId: string, entry: Entry, last: number): boolean {
+    if (last === entry.seq) return true;
+    if (entry.seq < last - MESSAGE_VECTOR_CHANGES_KEPT) return false;
+    const changed = this.#c
+      .stmt(
+        `SELECT DISTINCT row_id FROM message_vector_changes INDEXED BY message_vector_changes_guild
+          WHERE guild_id = ? AND seq > ? AND seq <= ?`,
+      )
+      .pluck()
+      .all(guildId, entry.seq, last) as number[];
+    if (changed.length > Math.max(64, entry.matrix.size * RELOAD_SHARE)) return false;
+    const id = this.#c
+      .stmt("SELECT item_id FROM vector_ids WHERE row_id = ? AND guild_id = ? AND kind = 'message'")
+      .pluck();
+    const vector = this.#c.stmt(`SELECT embedding, active FROM ${VEC_TABLES.message} WHERE item_id = ?`);
+    for (const rowId of changed) {
+      const itemId = id.get(rowId, guildId) as string | undefined;
+      const row = itemId === undefined ? undefined : (vector.get(BigInt(rowId)) as RowRead | undefined);
+      if (
+        itemId === undefined ||
+        !row ||
+        row.active !== 1 ||
+        row.embedding.byteLength !== entry.matrix.dims * 4
+      )
+        entry.matrix.remove(rowId);
+      else entry.matrix.set(rowId, itemId, floats(row.embedding));
+    }
+    entry.seq = last;
+    return true;
+  }
+
+  /** After this store's commits: what it deleted leaves memory now, not at the guild's next search. */
+  #catchUpAll(): void {
+    if (this.#guilds.size === 0) return;
+    const last = this.#lastChange();
+    for (const [guildId, entry] of [...this.#guilds]) {
+      if (this.#guilds.get(guildId) !== entry) continue; // evicted meanwhile
+      this.#detach(guildId, entry);
+      if (this.#catchUp(guildId, entry, last)) this.#attach(guildId, entry);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { assembleDots, dotsModuleSource } from '../../../scripts/wasm.mjs';
+import { DOTS_WASM_BASE64 } from '../src/vector-scan/dots-wasm.js';
+import { dotsModule, GuildMatrix } from '../src/vector-scan/guild-matrix.js';
+import { topSlots } from '../src/vector-scan/top-slots.js';
+
+describe('the dots module', () => {
+  it('is the assembly of wasm/dots.wat (run node scripts/wasm.mjs after editing it)', async () => {
+    const base64 = await assembleDots();
+    expect(DOTS_WASM_BASE64).toBe(base64);
+    const generated = readFileSync(join(import.meta.dirname, '../src/vector-scan/dots-wasm.ts'), 'utf8');
+    expect(generated).toBe(dotsModuleSource(base64));
+  });
+
+  it('compiles on this runtime and gives the dot product of every row, rows padded to its stride', () => {
+    const module = dotsModule();
+    expect(module).not.toBeNull();
+    const matrix = new GuildMatrix(module as NonNullable<typeof module>, 3);
+    matrix.set(1, 'x', Float32Array.of(3, 0, 0));
+    matrix.set(2, 'y', Float32Array.of(0, 2, 0));
+    matrix.set(3, 'xy', Float32Array.of(1, 1, 0));
+    matrix.set(4, 'zero', Float32Array.of(0, 0, 0));
+    const hits = matrix.nearest(Float32Array.of(2, 0, 0), 10);
+    expect(hits.map(([id]) => id)).toEqual(['x', 'xy', 'y', 'zero']);
+    expect(hits.map(([, s]) => s)).toEqual([1, expect.closeTo(Math.SQRT1_2, 6), 0, 0]);
+    // Removing a row moves the last one into its slot; growing past the first capacity keeps rows.
+    matrix.remove(1);
+    for (let i = 0; i < 600; i++) matrix.set(100 + i, `far-${i}`, Float32Array.of(0, 0, 1));
+    expect(matrix.size).toBe(603);
+    expect(matrix.nearest(Float32Array.of(1, 0.01, 0), 2).map(([id]) => id)).toEqual(['xy', 'y']);
+  });
+
+  it('picks the k highest scores, best first, ties in slot order', () => {
+    const scores = Float32Array.of(0.1, 0.9, -0.5, 0.9, 0.3, 0.7);
+    expect(topSlots(scores, 3)).toEqual([1, 3, 5]);
+    expect(topSlots(scores, 10)).toEqual([1, 3, 5, 4, 0, 2]);
+    expect(topSlots(scores, 0)).toEqual([]);
+  });
+});

@@ -1,0 +1,223 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { VectorHit, VectorItem } from '@permafrost/core/store';
+import { G1, unitVector } from '@permafrost/store-conformance';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteConnection } from '../src/connection.js';
+import { MESSAGE_VECTOR_CHANGES_KEPT } from '../src/migrations/011-message-vector-changes.js';
+import { SqliteVectorIndex } from '../src/sqlite-vector-index.js';
+import { VecTable } from '../src/vec-table.js';
+import { matrixBytes } from '../src/vector-scan/guild-matrix.js';
+
+const G2 = 'guild-2';
+/** Not a multiple of 8: rows are padded to the module's stride. */
+const DIMS = 12;
+
+const item = (id: string, seed: number, over: Partial<VectorItem> = {}): VectorItem => ({
+  kind: 'message',
+  id,
+  guildId: G1,
+  subjectId: `author-${seed % 3}`,
+  active: true,
+  vector: unitVector(seed, DIMS),
+  ...over,
+});
+
+/** Exact cosine top-k over what the test wrote (the oracle). */
+function exact(items: Iterable<VectorItem>, query: Float32Array, k: number): VectorHit[] {
+  const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  return [...items]
+    .map((it) => {
+      let dot = 0;
+      for (let i = 0; i < DIMS; i++) dot += (it.vector[i] as number) * (query[i] as number);
+      return { id: it.id, score: dot / (norm(it.vector) * norm(query)) };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k);
+}
+
+function expectSame(actual: readonly VectorHit[], expected: readonly VectorHit[]) {
+  expect(actual.map((h) => h.id)).toEqual(expected.map((h) => h.id));
+  actual.forEach((h, i) => {
+    expect(h.score).toBeCloseTo(expected[i]?.score as number, 5);
+  });
+}
+
+describe('message vectors kept in memory', () => {
+  let dir: string;
+  let path: string;
+  const open: SqliteConnection[] = [];
+
+  function store(capacity?: number) {
+    const connection = new SqliteConnection({ path, busyTimeoutMs: 2000 });
+    open.push(connection);
+    const vec = new VecTable(connection, capacity);
+    return { connection, vec, index: new SqliteVectorIndex(connection, vec) };
+  }
+  const search = (index: SqliteVectorIndex, query: Float32Array, limit = 10, guildId = G1) =>
+    index.search({ kind: 'message', guildId, vector: query, limit });
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'permafrost-message-vectors-'));
+    path = join(dir, 'memory.db');
+  });
+  afterEach(async () => {
+    for (const c of open.splice(0)) await c.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a guild-wide search from memory with the exact cosine top-k', async () => {
+    const { vec, index } = store();
+    const items = Array.from({ length: 300 }, (_, i) => item(`m${i}`, i + 1));
+    await index.upsert(items);
+    await index.upsert([item('other-guild', 999, { guildId: G2 })]);
+    for (const seed of [5001, 5002, 5003]) {
+      const query = unitVector(seed, DIMS);
+      expectSame(await search(index, query, 25), exact(items, query, 25));
+    }
+    expect(vec.keptMessages.keeps(G1)).toBe(true);
+    expect(vec.keptMessages.keeps(G2)).toBe(false);
+    expect(vec.keptMessages.bytes).toBe(matrixBytes(300, DIMS));
+    // Filtered searches still go to sqlite-vec, with the same answers.
+    const query = unitVector(7, DIMS);
+    const byAuthor = await index.search({
+      kind: 'message',
+      guildId: G1,
+      vector: query,
+      limit: 5,
+      subjectIds: ['author-1'],
+    });
+    expectSame(
+      byAuthor,
+      exact(
+        items.filter((it) => it.subjectId === 'author-1'),
+        query,
+        5,
+      ),
+    );
+  });
+
+  it('sees every change made through another connection before the next search', async () => {
+    const { vec, index } = store();
+    const other = store(0).index;
+    const items = new Map(Array.from({ length: 40 }, (_, i) => [`m${i}`, item(`m${i}`, i + 1)]));
+    await index.upsert([...items.values()]);
+    const query = unitVector(4242, DIMS);
+    expectSame(await search(index, query), exact(items.values(), query, 10));
+    expect(vec.keptMessages.keeps(G1)).toBe(true);
+
+    // The best hit is deleted, another goes inactive, one is re-embedded, two are added.
+    const [bestId, secondId] = exact(items.values(), query, 2).map((h) => h.id) as [string, string];
+    const secondItem = items.get(secondId) as VectorItem;
+    await other.delete(G1, 'message', [bestId]);
+    items.delete(bestId);
+    await other.setActive(G1, 'message', [secondId], false);
+    items.delete(secondId);
+    const moved = item('m7', 4242); // now identical to the query
+    await other.upsert([moved, item('new-1', 77), item('new-2', 78)]);
+    items.set('m7', moved).set('new-1', item('new-1', 77)).set('new-2', item('new-2', 78));
+
+    const hits = await search(index, query);
+    expectSame(hits, exact(items.values(), query, 10));
+    expect(hits[0]?.id).toBe('m7');
+    expect(hits.map((h) => h.id)).not.toContain(bestId);
+    expect(hits.map((h) => h.id)).not.toContain(secondId);
+    expect(vec.keptMessages.keeps(G1)).toBe(true);
+
+    // Active again elsewhere: back in the results.
+    await other.setActive(G1, 'message', [secondId], true);
+    items.set(secondId, secondItem);
+    expectSame(await search(index, query), exact(items.values(), query, 10));
+  });
+
+  it("drops what this store deletes at its commit, and a raw connection's writes are logged too", async () => {
+    const { vec, index } = store();
+    await index.upsert([item('a', 1), item('b', 2), item('c', 3)]);
+    await search(index, unitVector(1, DIMS));
+    const before = vec.keptMessages.bytes;
+    await index.delete(G1, 'message', ['a']);
+    // Gone from memory at the commit, before any search.
+    expect(vec.keptMessages.bytes).toBe(before - matrixBytes(1, DIMS));
+
+    // A connection with no Permafrost code deletes an id row: the trigger logs it.
+    const raw = new Database(path);
+    raw.prepare("DELETE FROM vector_ids WHERE item_id = 'b'").run();
+    raw.close();
+    const hits = await search(index, unitVector(2, DIMS));
+    expect(hits.map((h) => h.id)).toEqual(['c']);
+  });
+
+  it('reads a guild again when the log no longer reaches back to its copy', async () => {
+    const { vec, index } = store();
+    await index.upsert([item('a', 1), item('b', 2)]);
+    await search(index, unitVector(1, DIMS));
+    const other = store(0);
+    await other.index.upsert([item('c', 3)]);
+    // Enough other entries that the one adding `c` is pruned.
+    await other.connection.write(() =>
+      other.connection
+        .stmt(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${MESSAGE_VECTOR_CHANGES_KEPT})
+           INSERT INTO message_vector_changes (guild_id, row_id) SELECT 'elsewhere', i FROM n`,
+        )
+        .run(),
+    );
+    const first = (
+      other.connection.db.prepare('SELECT min(seq) AS s FROM message_vector_changes').get() as { s: number }
+    ).s;
+    expect(first).toBeGreaterThan(3);
+    const hits = await search(index, unitVector(3, DIMS));
+    expect(hits[0]?.id).toBe('c');
+    expect(hits).toHaveLength(3);
+    expect(vec.keptMessages.keeps(G1)).toBe(true);
+  });
+
+  it('keeps guilds within its capacity, least recently searched out first, and searches the rest with sqlite-vec', async () => {
+    const { vec, index } = store(matrixBytes(50, DIMS));
+    const g1 = Array.from({ length: 30 }, (_, i) => item(`a${i}`, i + 1));
+    const g2 = Array.from({ length: 30 }, (_, i) => item(`b${i}`, i + 101, { guildId: G2 }));
+    const big = Array.from({ length: 51 }, (_, i) => item(`c${i}`, i + 201, { guildId: 'big' }));
+    await index.upsert([...g1, ...g2, ...big]);
+    const query = unitVector(9, DIMS);
+    expectSame(await search(index, query), exact(g1, query, 10));
+    expect(vec.keptMessages.keeps(G1)).toBe(true);
+    expectSame(await search(index, query, 10, G2), exact(g2, query, 10));
+    expect(vec.keptMessages.keeps(G2)).toBe(true);
+    expect(vec.keptMessages.keeps(G1)).toBe(false);
+    expect(vec.keptMessages.bytes).toBeLessThanOrEqual(matrixBytes(50, DIMS));
+    expectSame(await search(index, query, 10, 'big'), exact(big, query, 10));
+    expect(vec.keptMessages.keeps('big')).toBe(false);
+    expect(vec.keptMessages.keeps(G2)).toBe(true);
+  });
+
+  it('reads inside a write transaction from the database, and keeps nothing a rollback takes back', async () => {
+    const { connection, vec, index } = store();
+    await index.upsert([item('a', 1)]);
+    await search(index, unitVector(1, DIMS));
+    const query = unitVector(50, DIMS);
+    await expect(
+      connection.transaction(async () => {
+        await index.upsert([item('b', 50)]);
+        expect((await search(index, query))[0]?.id).toBe('b');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await search(index, query)).map((h) => h.id)).toEqual(['a']);
+    expect(vec.keptMessages.keeps(G1)).toBe(true);
+  });
+
+  it('starts over after a reset with vectors of another length', async () => {
+    const { vec, index } = store();
+    await index.upsert([item('a', 1)]);
+    await search(index, unitVector(1, DIMS));
+    await index.reset();
+    const wide = (seed: number) => unitVector(seed, 16);
+    await index.upsert([item('x', 1, { vector: wide(1) }), item('y', 2, { vector: wide(2) })]);
+    const hits = await search(index, wide(2));
+    expect(hits.map((h) => h.id)).toEqual(['y', 'x']);
+    expect(hits[0]?.score).toBeCloseTo(1, 5);
+    expect(vec.keptMessages.keeps(G1)).toBe(true);
+  });
+});

@@ -1,0 +1,2 @@
+export function assembleDots(): Promise<string>;
+export function dotsModuleSource(base64: string): string;
