@@ -4,9 +4,9 @@ import type { SqliteConnection } from './connection.js';
 import { binaryCompare } from './rows/codec.js';
 import {
   MESSAGES_BY_ROW_ID,
-  type MessageRow,
   messageFromRow,
   REVERSE_CHRONOLOGICAL,
+  rowFromValues,
 } from './rows/message-row.js';
 import { rawRows } from './rows/raw.js';
 
@@ -78,8 +78,10 @@ export function readWindows(
     for (const s of sides) for (const id of [...s.before, ...s.after]) wanted.add(id);
     const byRow = new Map<number, StoredMessage>();
     if (wanted.size > 0) {
-      for (const r of c.stmt(MESSAGES_BY_ROW_ID).all(JSON.stringify([...wanted])) as MessageRow[])
+      for (const v of rawRows(c.stmt(MESSAGES_BY_ROW_ID), [JSON.stringify([...wanted])])) {
+        const r = rowFromValues(v);
         byRow.set(r.row_id, messageFromRow(r));
+      }
     }
     const pick = (list: readonly number[]) =>
       list

@@ -1,7 +1,14 @@
 import type { StoredMessage } from '@permafrost/core';
 import { indexTerms, type MessageListQuery } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
-import { MESSAGE_COLUMNS, type MessageRow, messageFromRow, messageParams } from './rows/message-row.js';
+import {
+  MESSAGE_COLUMNS,
+  messageFields,
+  messageFromRow,
+  messageParams,
+  rowFromValues,
+} from './rows/message-row.js';
+import { rawRows } from './rows/raw.js';
 import { ftsDocument } from './sql/fts-query.js';
 import type { VecTable } from './vec-table.js';
 
@@ -156,7 +163,7 @@ export class MessageTable {
       params.push(at, at, query.after.messageId);
     }
     return this.select(
-      `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY created_at, message_id LIMIT ?`,
+      `SELECT ${messageFields()} FROM messages WHERE ${where.join(' AND ')} ORDER BY created_at, message_id LIMIT ?`,
       [...params, Math.max(0, Math.floor(query.limit))],
     );
   }
@@ -170,7 +177,8 @@ export class MessageTable {
     ).map((r) => ({ channelId: r.channel_id, count: r.n }));
   }
 
+  /** The messages of a read of `messageFields()` (raw rows, see rowFromValues). */
   select(sql: string, params: readonly (string | number | null)[]): StoredMessage[] {
-    return (this.#c.stmt(sql).all(...params) as MessageRow[]).map(messageFromRow);
+    return rawRows(this.#c.stmt(sql), params).map((v) => messageFromRow(rowFromValues(v)));
   }
 }

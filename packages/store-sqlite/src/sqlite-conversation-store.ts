@@ -12,7 +12,7 @@ import { AFTER_POSITION, ANCHOR_SQL, BEFORE_POSITION, readWindows } from './chan
 import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
-import { messageFromRow, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
+import { messageFields, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
 import { ftsFullMatchScore } from './sql/fts-full-match.js';
 import { ftsMatchExpression } from './sql/fts-query.js';
 import { searchMessageIndex } from './sql/message-keyword-search.js';
@@ -75,7 +75,7 @@ export class SqliteConversationStore extends ConversationRolesBase {
         cond += ` AND ${BEFORE_POSITION}`;
         params.push(before.created_at, before.created_at, before.message_id);
       }
-      const sql = `SELECT * FROM messages WHERE guild_id = ? AND channel_id = ?${cond}`;
+      const sql = `SELECT ${messageFields()} FROM messages WHERE guild_id = ? AND channel_id = ?${cond}`;
       // With an `after` anchor: the first `limit` after it; otherwise the latest `limit`. Oldest first.
       if (after)
         return this.#m.select(`${sql} ORDER BY created_at ASC, message_id ASC LIMIT ?`, [...params, limit]);
@@ -95,7 +95,7 @@ export class SqliteConversationStore extends ConversationRolesBase {
     return this.#c.run(() =>
       this.#m
         .select(
-          `SELECT * FROM messages WHERE guild_id = ? AND author_id = ? ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`,
+          `SELECT ${messageFields()} FROM messages WHERE guild_id = ? AND author_id = ? ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`,
           [guildId, authorId, Math.max(0, Math.floor(limit))],
         )
         .reverse(),
@@ -138,7 +138,7 @@ export class SqliteConversationStore extends ConversationRolesBase {
         const rows = searchMessageIndex(this.#c, guildId, match, Math.floor(limit));
         if (rows.length === 0) return [];
         const fullMatchScore = ftsFullMatchScore(this.#c, 'messages_fts', terms);
-        return rows.map((r) => ({ message: messageFromRow(r), score: -r.bm25, fullMatchScore }));
+        return rows.map((r) => ({ message: r.message, score: -r.bm25, fullMatchScore }));
       });
     });
   }
@@ -147,7 +147,7 @@ export class SqliteConversationStore extends ConversationRolesBase {
     return this.#c.run(() => {
       if (messageIds.length === 0) return [];
       const rows = this.#m.select(
-        'SELECT * FROM messages WHERE guild_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+        `SELECT ${messageFields()} FROM messages WHERE guild_id = ? AND message_id IN (SELECT value FROM json_each(?))`,
         [guildId, idList(messageIds)],
       );
       const byId = new Map(rows.map((m) => [m.messageId, m]));

@@ -14,7 +14,13 @@ import { IngestQueueBase } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { MessageTable } from './message-table.js';
 import { idList } from './rows/codec.js';
-import { CHRONOLOGICAL, type MessageRow, messageFromRow, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
+import {
+  CHRONOLOGICAL,
+  type MessageRow,
+  messageFields,
+  messageFromRow,
+  REVERSE_CHRONOLOGICAL,
+} from './rows/message-row.js';
 
 /** A pending chat message with raw content whose retry time has come (`?` = now). */
 const ELIGIBLE = `status = 'pending' AND kind = 'chat' AND raw_stored = 1
@@ -115,7 +121,7 @@ export class SqliteIngestQueue extends IngestQueueBase {
         .stmt(
           `UPDATE messages SET status = 'claimed', lease_owner = ?, lease_until = ? WHERE row_id IN (
              SELECT row_id FROM messages WHERE guild_id = ? AND subject_key = ? AND ${ELIGIBLE}
-               ORDER BY ${CHRONOLOGICAL} LIMIT ?) RETURNING *`,
+               ORDER BY ${CHRONOLOGICAL} LIMIT ?) RETURNING ${messageFields()}`,
         )
         .all(
           request.owner,
@@ -263,7 +269,7 @@ export class SqliteIngestQueue extends IngestQueueBase {
       if (after) params.push(after.createdAt.getTime(), after.createdAt.getTime(), after.messageId);
       return this.#m
         .select(
-          `SELECT * FROM messages WHERE guild_id = ? AND kind = 'chat' AND raw_stored = 1${cond}
+          `SELECT ${messageFields()} FROM messages WHERE guild_id = ? AND kind = 'chat' AND raw_stored = 1${cond}
              ORDER BY ${REVERSE_CHRONOLOGICAL} LIMIT ?`,
           [...params, Math.max(0, Math.floor(options.limit))],
         )

@@ -93,6 +93,50 @@ function metadataOf(text: string | null): Readonly<Record<string, string>> | nul
   return out;
 }
 
+/** The columns of a message read, in the order `messageFromValues` takes them: row_id first. */
+const READ_COLUMNS = ['row_id', ...MESSAGE_COLUMNS] as const;
+
+/** The column list of a message read (`alias.` before each name when given). */
+export const messageFields = (alias?: string): string =>
+  READ_COLUMNS.map((c) => (alias ? `${alias}.${c}` : c)).join(', ');
+
+/** Where a read's columns after the message's (a score) start in its raw values. */
+export const AFTER_MESSAGE_FIELDS = READ_COLUMNS.length;
+
+/**
+ * The row of a raw read of `messageFields()` (better-sqlite3's raw mode: an array per row). The
+ * driver's named-column object costs twice the read itself on these wide rows; a literal does not.
+ */
+export function rowFromValues(v: readonly unknown[]): MessageRow {
+  return {
+    row_id: v[0] as number,
+    guild_id: v[1] as string,
+    message_id: v[2] as string,
+    channel_id: v[3] as string,
+    author_id: v[4] as string,
+    author_username: v[5] as string,
+    author_display_name: v[6] as string,
+    author_is_bot: v[7] as number,
+    content: v[8] as string,
+    content_truncated: v[9] as number,
+    raw_stored: v[10] as number,
+    created_at: v[11] as number,
+    mention_ids: v[12] as string,
+    reply_to_message_id: v[13] as string | null,
+    thread_parent_id: v[14] as string | null,
+    edited: v[15] as number,
+    metadata: v[16] as string | null,
+    kind: v[17] as MessageRow['kind'],
+    subject_key: v[18] as string,
+    status: v[19] as MessageRow['status'],
+    attempts: v[20] as number,
+    next_attempt_at: v[21] as number | null,
+    lease_owner: v[22] as string | null,
+    lease_until: v[23] as number | null,
+    processed_at: v[24] as number | null,
+  };
+}
+
 export function messageFromRow(r: MessageRow): StoredMessage {
   return {
     messageId: r.message_id,
@@ -127,4 +171,4 @@ export const CHRONOLOGICAL = 'created_at ASC, message_id ASC';
 export const REVERSE_CHRONOLOGICAL = 'created_at DESC, message_id DESC';
 
 /** Message rows by row id (bound as a JSON array): ranked or windowed reads pick row ids first. */
-export const MESSAGES_BY_ROW_ID = 'SELECT * FROM messages WHERE row_id IN (SELECT value FROM json_each(?))';
+export const MESSAGES_BY_ROW_ID = `SELECT ${messageFields()} FROM messages WHERE row_id IN (SELECT value FROM json_each(?))`;

@@ -1,6 +1,13 @@
+import type { StoredMessage } from '@permafrost/core';
 import type { SqliteConnection } from '../connection.js';
 import { binaryCompare } from '../rows/codec.js';
-import { MESSAGES_BY_ROW_ID, type MessageRow } from '../rows/message-row.js';
+import {
+  AFTER_MESSAGE_FIELDS,
+  MESSAGES_BY_ROW_ID,
+  messageFields,
+  messageFromRow,
+  rowFromValues,
+} from '../rows/message-row.js';
 import { rawRows } from '../rows/raw.js';
 import { indexRowCount } from './fts-full-match.js';
 
@@ -8,7 +15,7 @@ import { indexRowCount } from './fts-full-match.js';
 const SEARCHABLE = "m.guild_id = ? AND m.raw_stored = 1 AND m.kind <> 'session'";
 
 /** The reference ranking: every match joined to its message row, filtered, then sorted. */
-export const JOINED_SEARCH = `SELECT m.*, bm25(messages_fts) AS bm25 FROM messages_fts JOIN messages m ON m.row_id = messages_fts.rowid
+export const JOINED_SEARCH = `SELECT ${messageFields('m')}, bm25(messages_fts) AS bm25 FROM messages_fts JOIN messages m ON m.row_id = messages_fts.rowid
   WHERE messages_fts MATCH ? AND ${SEARCHABLE} ORDER BY bm25 ASC, m.message_id ASC LIMIT ?`;
 const INDEX_ONLY =
   'SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH ? ORDER BY 2 LIMIT ?';
@@ -24,7 +31,10 @@ const MAX_ROWS_PER_HIT = 8;
 /** Index rows ranked per requested hit, over the guild's share of the index (margin for filtered rows). */
 const ROWS_PER_HIT = 2;
 
-export type RankedMessageRow = MessageRow & { readonly bm25: number };
+export interface RankedMessage {
+  readonly message: StoredMessage;
+  readonly bm25: number;
+}
 
 /**
  * The `limit` best BM25 matches of `match` among the guild's searchable messages, best first,
@@ -43,7 +53,7 @@ export function searchMessageIndex(
   guildId: string,
   match: string,
   limit: number,
-): RankedMessageRow[] {
+): RankedMessage[] {
   const indexRows = indexRowCount(c, 'messages_fts');
   const guildRows = (c.stmt(GUILD_ROWS).get(guildId) as { n: number }).n;
   const share = indexRows > 0 ? Math.min(1, guildRows / indexRows) : 0;
@@ -62,17 +72,20 @@ export function searchMessageIndex(
   if (!complete && (kept.length < limit || kept.some((k) => k.bm25 >= worst)))
     return joined(c, guildId, match, limit);
   const rows = new Map(
-    (c.stmt(MESSAGES_BY_ROW_ID).all(JSON.stringify(kept.map((k) => k.rowId))) as MessageRow[]).map((r) => [
-      r.row_id,
-      r,
-    ]),
+    rawRows(c.stmt(MESSAGES_BY_ROW_ID), [JSON.stringify(kept.map((k) => k.rowId))]).map((v) => {
+      const row = rowFromValues(v);
+      return [row.row_id, row];
+    }),
   );
   return kept.flatMap((k) => {
     const row = rows.get(k.rowId);
-    return row ? [{ ...row, bm25: k.bm25 }] : [];
+    return row ? [{ message: messageFromRow(row), bm25: k.bm25 }] : [];
   });
 }
 
-function joined(c: SqliteConnection, guildId: string, match: string, limit: number): RankedMessageRow[] {
-  return c.stmt(JOINED_SEARCH).all(match, guildId, limit) as RankedMessageRow[];
+function joined(c: SqliteConnection, guildId: string, match: string, limit: number): RankedMessage[] {
+  return rawRows(c.stmt(JOINED_SEARCH), [match, guildId, limit]).map((v) => ({
+    message: messageFromRow(rowFromValues(v)),
+    bm25: v[AFTER_MESSAGE_FIELDS] as number,
+  }));
 }
