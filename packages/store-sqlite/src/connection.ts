@@ -59,8 +59,18 @@ export class SqliteConnection {
     return db;
   }
 
-  log(level: 'debug' | 'info' | 'warn' | 'error', event: string, data?: Record<string, number | string>) {
-    this.#options.logger?.({ level, event, ...(data ? { data } : {}) });
+  log(
+    level: 'debug' | 'info' | 'warn' | 'error',
+    event: string,
+    data?: Record<string, number | string>,
+    error?: unknown,
+  ) {
+    this.#options.logger?.({
+      level,
+      event,
+      ...(data ? { data } : {}),
+      ...(error === undefined ? {} : { error }),
+    });
   }
 
   /** A cached prepared statement. */

@@ -17,7 +17,7 @@ describe('the dots module', () => {
   it('compiles on this runtime and gives the dot product of every row, rows padded to its stride', () => {
     const module = dotsModule();
     expect(module).not.toBeNull();
-    const matrix = new GuildMatrix(module as NonNullable<typeof module>, 3);
+    const matrix = new GuildMatrix(module as NonNullable<typeof module>, 3, 4);
     matrix.set(1, 'x', Float32Array.of(3, 0, 0));
     matrix.set(2, 'y', Float32Array.of(0, 2, 0));
     matrix.set(3, 'xy', Float32Array.of(1, 1, 0));

@@ -1,15 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LogEvent, Logger } from '@permafrost/core';
 import type { VectorHit, VectorItem } from '@permafrost/core/store';
 import { G1, unitVector } from '@permafrost/store-conformance';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteConnection } from '../src/connection.js';
 import { MESSAGE_VECTOR_CHANGES_KEPT } from '../src/migrations/011-message-vector-changes.js';
 import { SqliteVectorIndex } from '../src/sqlite-vector-index.js';
 import { VecTable } from '../src/vec-table.js';
-import { matrixBytes } from '../src/vector-scan/guild-matrix.js';
+import { GuildMatrix, matrixBytes, roomFor } from '../src/vector-scan/guild-matrix.js';
 
 const G2 = 'guild-2';
 /** Not a multiple of 8: rows are padded to the module's stride. */
@@ -50,8 +51,8 @@ describe('message vectors kept in memory', () => {
   let path: string;
   const open: SqliteConnection[] = [];
 
-  function store(capacity?: number) {
-    const connection = new SqliteConnection({ path, busyTimeoutMs: 2000 });
+  function store(capacity?: number, logger?: Logger) {
+    const connection = new SqliteConnection({ path, busyTimeoutMs: 2000, logger });
     open.push(connection);
     const vec = new VecTable(connection, capacity);
     return { connection, vec, index: new SqliteVectorIndex(connection, vec) };
@@ -77,9 +78,9 @@ describe('message vectors kept in memory', () => {
       const query = unitVector(seed, DIMS);
       expectSame(await search(index, query, 25), exact(items, query, 25));
     }
-    expect(vec.keptMessages.keeps(G1)).toBe(true);
-    expect(vec.keptMessages.keeps(G2)).toBe(false);
-    expect(vec.keptMessages.bytes).toBe(matrixBytes(300, DIMS));
+    expect(vec.keptMessages.rowsKept(G1)).toBe(300);
+    expect(vec.keptMessages.rowsKept(G2)).toBeNull();
+    expect(vec.keptMessages.bytes).toBe(matrixBytes(roomFor(300), 300, DIMS));
     // Filtered searches still go to sqlite-vec, with the same answers.
     const query = unitVector(7, DIMS);
     const byAuthor = await index.search({
@@ -106,7 +107,7 @@ describe('message vectors kept in memory', () => {
     await index.upsert([...items.values()]);
     const query = unitVector(4242, DIMS);
     expectSame(await search(index, query), exact(items.values(), query, 10));
-    expect(vec.keptMessages.keeps(G1)).toBe(true);
+    expect(vec.keptMessages.rowsKept(G1)).not.toBeNull();
 
     // The best hit is deleted, another goes inactive, one is re-embedded, two are added.
     const [bestId, secondId] = exact(items.values(), query, 2).map((h) => h.id) as [string, string];
@@ -124,7 +125,7 @@ describe('message vectors kept in memory', () => {
     expect(hits[0]?.id).toBe('m7');
     expect(hits.map((h) => h.id)).not.toContain(bestId);
     expect(hits.map((h) => h.id)).not.toContain(secondId);
-    expect(vec.keptMessages.keeps(G1)).toBe(true);
+    expect(vec.keptMessages.rowsKept(G1)).not.toBeNull();
 
     // Active again elsewhere: back in the results.
     await other.setActive(G1, 'message', [secondId], true);
@@ -136,10 +137,10 @@ describe('message vectors kept in memory', () => {
     const { vec, index } = store();
     await index.upsert([item('a', 1), item('b', 2), item('c', 3)]);
     await search(index, unitVector(1, DIMS));
-    const before = vec.keptMessages.bytes;
+    expect(vec.keptMessages.rowsKept(G1)).toBe(3);
     await index.delete(G1, 'message', ['a']);
     // Gone from memory at the commit, before any search.
-    expect(vec.keptMessages.bytes).toBe(before - matrixBytes(1, DIMS));
+    expect(vec.keptMessages.rowsKept(G1)).toBe(2);
 
     // A connection with no Permafrost code deletes an id row: the trigger logs it.
     const raw = new Database(path);
@@ -171,25 +172,27 @@ describe('message vectors kept in memory', () => {
     const hits = await search(index, unitVector(3, DIMS));
     expect(hits[0]?.id).toBe('c');
     expect(hits).toHaveLength(3);
-    expect(vec.keptMessages.keeps(G1)).toBe(true);
+    expect(vec.keptMessages.rowsKept(G1)).not.toBeNull();
   });
 
   it('keeps guilds within its capacity, least recently searched out first, and searches the rest with sqlite-vec', async () => {
-    const { vec, index } = store(matrixBytes(50, DIMS));
+    // Room for one guild of 30 (with its headroom), not for two, nor for one of 51.
+    const capacity = matrixBytes(roomFor(30), 30, DIMS) + 100;
+    const { vec, index } = store(capacity);
     const g1 = Array.from({ length: 30 }, (_, i) => item(`a${i}`, i + 1));
     const g2 = Array.from({ length: 30 }, (_, i) => item(`b${i}`, i + 101, { guildId: G2 }));
     const big = Array.from({ length: 51 }, (_, i) => item(`c${i}`, i + 201, { guildId: 'big' }));
     await index.upsert([...g1, ...g2, ...big]);
     const query = unitVector(9, DIMS);
     expectSame(await search(index, query), exact(g1, query, 10));
-    expect(vec.keptMessages.keeps(G1)).toBe(true);
+    expect(vec.keptMessages.rowsKept(G1)).not.toBeNull();
     expectSame(await search(index, query, 10, G2), exact(g2, query, 10));
-    expect(vec.keptMessages.keeps(G2)).toBe(true);
-    expect(vec.keptMessages.keeps(G1)).toBe(false);
-    expect(vec.keptMessages.bytes).toBeLessThanOrEqual(matrixBytes(50, DIMS));
+    expect(vec.keptMessages.rowsKept(G2)).not.toBeNull();
+    expect(vec.keptMessages.rowsKept(G1)).toBeNull();
+    expect(vec.keptMessages.bytes).toBeLessThanOrEqual(capacity);
     expectSame(await search(index, query, 10, 'big'), exact(big, query, 10));
-    expect(vec.keptMessages.keeps('big')).toBe(false);
-    expect(vec.keptMessages.keeps(G2)).toBe(true);
+    expect(vec.keptMessages.rowsKept('big')).toBeNull();
+    expect(vec.keptMessages.rowsKept(G2)).not.toBeNull();
   });
 
   it('reads inside a write transaction from the database, and keeps nothing a rollback takes back', async () => {
@@ -205,7 +208,7 @@ describe('message vectors kept in memory', () => {
       }),
     ).rejects.toThrow('roll back');
     expect((await search(index, query)).map((h) => h.id)).toEqual(['a']);
-    expect(vec.keptMessages.keeps(G1)).toBe(true);
+    expect(vec.keptMessages.rowsKept(G1)).not.toBeNull();
   });
 
   it('starts over after a reset with vectors of another length', async () => {
@@ -218,6 +221,33 @@ describe('message vectors kept in memory', () => {
     const hits = await search(index, wide(2));
     expect(hits.map((h) => h.id)).toEqual(['y', 'x']);
     expect(hits[0]?.score).toBeCloseTo(1, 5);
-    expect(vec.keptMessages.keeps(G1)).toBe(true);
+    expect(vec.keptMessages.rowsKept(G1)).not.toBeNull();
+  });
+
+  it('answers from sqlite-vec when the kept copy fails, logs the guild id only, and drops the copy', async () => {
+    const logs: LogEvent[] = [];
+    const { vec, index } = store(undefined, (r) => logs.push(r));
+    const items = Array.from({ length: 20 }, (_, i) => item(`m${i}`, i + 1));
+    await index.upsert(items);
+    const query = unitVector(31, DIMS);
+    await search(index, query);
+    expect(vec.keptMessages.rowsKept(G1)).toBe(20);
+    const failing = vi.spyOn(GuildMatrix.prototype, 'nearest').mockImplementation(() => {
+      throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+    });
+    try {
+      expectSame(await search(index, query), exact(items, query, 10));
+    } finally {
+      failing.mockRestore();
+    }
+    expect(vec.keptMessages.rowsKept(G1)).toBeNull();
+    const warnings = logs.filter((r) => r.level !== 'info' && r.level !== 'debug');
+    expect(warnings.map((r) => [r.event, r.data])).toEqual([
+      ['sqlite.message_vectors_failed', { guildId: G1 }],
+    ]);
+    expect(warnings[0]?.error).toBeInstanceOf(RangeError);
+    // The next search keeps the guild again.
+    expectSame(await search(index, query), exact(items, query, 10));
+    expect(vec.keptMessages.rowsKept(G1)).toBe(20);
   });
 });

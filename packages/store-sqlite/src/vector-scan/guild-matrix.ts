@@ -17,7 +17,9 @@ interface WasmApi {
 const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 const PAGE = 65_536;
-const FIRST_ROWS = 256;
+/** Rows a matrix grows by at least, and its growth factor past that (memory never shrinks). */
+const MIN_GROWTH = 256;
+const GROWTH = 1.25;
 /** Heap held per row besides its floats (item id string, map entries), as an estimate. */
 export const ROW_OVERHEAD_BYTES = 120;
 
@@ -39,9 +41,12 @@ export function dotsModule(): DotsModule | null {
 /** Row length in floats: a multiple of 8 (the module's two four-lane accumulators). */
 export const strideOf = (dims: number): number => Math.ceil(dims / 8) * 8;
 
-/** Bytes a matrix of `rows` rows of `dims` floats holds (its memory plus the per-row estimate). */
-export const matrixBytes = (rows: number, dims: number): number =>
-  rows * (strideOf(dims) * 4 + 4 + ROW_OVERHEAD_BYTES);
+/** Room for `rows` rows and the ones a guild adds before its next growth. */
+export const roomFor = (rows: number): number => rows + Math.max(MIN_GROWTH, Math.ceil(rows / 16));
+
+/** Bytes of a matrix with room for `capacity` rows holding `rows` of `dims` floats. */
+export const matrixBytes = (capacity: number, rows: number, dims: number): number =>
+  (capacity + 1) * strideOf(dims) * 4 + capacity * 4 + rows * ROW_OVERHEAD_BYTES;
 
 /**
  * One guild's unit-length message vectors, back to back in the linear memory of its own instance
@@ -60,25 +65,23 @@ export class GuildMatrix {
   readonly #rowIds: number[] = [];
   readonly #slots = new Map<number, number>();
 
-  constructor(module: DotsModule, dims: number) {
+  /** `rows`: how many the matrix has room for at first. */
+  constructor(module: DotsModule, dims: number, rows: number) {
     this.dims = dims;
     this.#stride = strideOf(dims);
     const instance = new (wasm as WasmApi).Instance(module);
     this.#memory = instance.exports['memory'] as WasmMemory;
     this.#dots = instance.exports['dots'] as Dots;
-    this.#reserve(FIRST_ROWS);
+    this.#reserve(Math.max(1, rows));
   }
 
   get size(): number {
     return this.#count;
   }
 
+  /** Bytes held: the memory reserved for rows and scores, and the per-row estimate. */
   get bytes(): number {
-    return matrixBytes(this.#count, this.dims);
-  }
-
-  has(rowId: number): boolean {
-    return this.#slots.has(rowId);
+    return matrixBytes(this.#capacity, this.#count, this.dims);
   }
 
   #rowsAt(): number {
@@ -87,7 +90,7 @@ export class GuildMatrix {
 
   #reserve(rows: number): void {
     if (rows <= this.#capacity) return;
-    const capacity = Math.max(rows, this.#capacity * 2);
+    const capacity = Math.max(rows, this.#capacity + MIN_GROWTH, Math.ceil(this.#capacity * GROWTH));
     const end = this.#rowsAt() + capacity * this.#stride * 4 + capacity * 4;
     const pages = Math.ceil(end / PAGE) - this.#memory.buffer.byteLength / PAGE;
     if (pages > 0) this.#memory.grow(pages);

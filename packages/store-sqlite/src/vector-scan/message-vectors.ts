@@ -1,7 +1,7 @@
 import type { SqliteConnection } from '../connection.js';
 import { MESSAGE_VECTOR_CHANGES_KEPT } from '../migrations/011-message-vector-changes.js';
 import { VEC_TABLES } from '../vec-layout.js';
-import { dotsModule, GuildMatrix, matrixBytes } from './guild-matrix.js';
+import { dotsModule, GuildMatrix, matrixBytes, roomFor } from './guild-matrix.js';
 
 /**
  * Bytes of message vectors kept across every guild of one store object (about 62,000 vectors of
@@ -61,20 +61,28 @@ export class MessageVectors {
     return this.#bytes;
   }
 
-  /** Whether this guild's vectors are kept (for tests and diagnostics). */
-  keeps(guildId: string): boolean {
-    return this.#guilds.has(guildId);
+  /** How many of this guild's vectors are kept, or null when the guild is not (tests, diagnostics). */
+  rowsKept(guildId: string): number | null {
+    return this.#guilds.get(guildId)?.matrix.size ?? null;
   }
 
   /**
    * The `limit` active message vectors of the guild nearest to `vector` by cosine, as [item id,
    * cosine distance], or null when the guild is not kept and cannot be (too big, no WebAssembly,
-   * inside a write transaction): the caller asks sqlite-vec.
+   * inside a write transaction, a failure to keep it such as memory refused): the caller asks
+   * sqlite-vec.
    */
   nearest(guildId: string, dims: number, vector: Float32Array, limit: number): [string, number][] | null {
-    const entry = this.#entry(guildId, dims);
-    if (!entry) return null;
-    return entry.matrix.nearest(vector, limit).map(([id, similarity]) => [id, 1 - similarity]);
+    try {
+      const entry = this.#entry(guildId, dims);
+      if (!entry) return null;
+      return entry.matrix.nearest(vector, limit).map(([id, similarity]) => [id, 1 - similarity]);
+    } catch (error) {
+      const entry = this.#guilds.get(guildId);
+      if (entry) this.#detach(guildId, entry);
+      this.#c.log('warn', 'sqlite.message_vectors_failed', { guildId }, error);
+      return null;
+    }
   }
 
   #entry(guildId: string, dims: number): Entry | null {
@@ -94,12 +102,12 @@ export class MessageVectors {
         .stmt("SELECT count(*) AS n FROM vector_ids WHERE guild_id = ? AND kind = 'message'")
         .get(guildId) as { n: number }
     ).n;
-    if (matrixBytes(count, dims) > this.#capacity) {
+    if (matrixBytes(roomFor(count), count, dims) > this.#capacity) {
       this.#tooBig.set(guildId, last);
       return null;
     }
     this.#tooBig.delete(guildId);
-    const matrix = new GuildMatrix(module, dims);
+    const matrix = new GuildMatrix(module, dims, roomFor(count));
     const rows = this.#c
       .stmt(
         `SELECT i.row_id, i.item_id, v.embedding FROM ${VEC_TABLES.message} v
