@@ -141,7 +141,8 @@ export class VecTable {
           .stmt(`UPDATE ${t} SET embedding = ?, subject = ?, is_server = ?, active = ? WHERE item_id = ?`)
           .run(vector, subject, server, active, rowId).changes
       : 0;
-    if (update > 0) this.#logMessageChange(guildId, rowId);
+    // A row new to vector_ids was logged by its trigger; one already there is logged here.
+    if (known) this.#logMessageChange(guildId, rowId);
     if (update === 0)
       this.#c
         .stmt(
