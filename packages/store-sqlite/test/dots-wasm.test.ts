@@ -37,5 +37,16 @@ describe('the dots module', () => {
     expect(topSlots(scores, 3)).toEqual([1, 3, 5]);
     expect(topSlots(scores, 10)).toEqual([1, 3, 5, 4, 0, 2]);
     expect(topSlots(scores, 0)).toEqual([]);
+    // Ties at the cut keep the earlier slots, whatever order they arrive in the heap.
+    expect(topSlots(Float32Array.of(0.5, 0.9, 0.5, 0.5, 0.9, 0.5, 0.2), 3)).toEqual([1, 4, 0]);
+    // Against a full sort, on scores drawn from five values (many ties), for every k.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const many = Float32Array.from({ length: 200 }, () => Math.floor(next() * 5) / 4);
+    const sorted = Array.from(many.keys()).sort((a, b) => (many[b] as number) - (many[a] as number) || a - b);
+    for (const k of [1, 2, 7, 50, 199, 200, 300]) expect(topSlots(many, k)).toEqual(sorted.slice(0, k));
   });
 });

@@ -1,25 +1,24 @@
-/** Slots of the `k` highest scores, highest first (a min-heap of size k over one pass). */
+/**
+ * Slots of the `k` highest scores, highest first, equal scores in slot order (also at the cut:
+ * the earlier slots are kept). One pass with a heap of size k whose root is the entry to drop
+ * next: the lowest score, the latest slot among equal ones.
+ */
 export function topSlots(scores: Float32Array, k: number): number[] {
   const heapScore = new Float64Array(k);
   const heapSlot = new Int32Array(k);
   let size = 0;
-  const siftDown = (start: number) => {
-    let i = start;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < size && (heapScore[l] as number) < (heapScore[m] as number)) m = l;
-      if (r < size && (heapScore[r] as number) < (heapScore[m] as number)) m = r;
-      if (m === i) return;
-      const s = heapScore[i] as number;
-      const t = heapSlot[i] as number;
-      heapScore[i] = heapScore[m] as number;
-      heapSlot[i] = heapSlot[m] as number;
-      heapScore[m] = s;
-      heapSlot[m] = t;
-      i = m;
-    }
+  /** Whether entry i is dropped before entry j. */
+  const before = (i: number, j: number) =>
+    (heapScore[i] as number) < (heapScore[j] as number) ||
+    ((heapScore[i] as number) === (heapScore[j] as number) &&
+      (heapSlot[i] as number) > (heapSlot[j] as number));
+  const swap = (i: number, j: number) => {
+    const s = heapScore[i] as number;
+    const t = heapSlot[i] as number;
+    heapScore[i] = heapScore[j] as number;
+    heapSlot[i] = heapSlot[j] as number;
+    heapScore[j] = s;
+    heapSlot[j] = t;
   };
   for (let slot = 0; slot < scores.length; slot++) {
     const score = scores[slot] as number;
@@ -27,21 +26,19 @@ export function topSlots(scores: Float32Array, k: number): number[] {
       let i = size++;
       heapScore[i] = score;
       heapSlot[i] = slot;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if ((heapScore[p] as number) <= (heapScore[i] as number)) break;
-        const s = heapScore[p] as number;
-        const t = heapSlot[p] as number;
-        heapScore[p] = heapScore[i] as number;
-        heapSlot[p] = heapSlot[i] as number;
-        heapScore[i] = s;
-        heapSlot[i] = t;
-        i = p;
-      }
+      for (let p = (i - 1) >> 1; i > 0 && before(i, p); i = p, p = (i - 1) >> 1) swap(i, p);
     } else if (score > (heapScore[0] as number)) {
       heapScore[0] = score;
       heapSlot[0] = slot;
-      siftDown(0);
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        let m = i;
+        if (l < size && before(l, m)) m = l;
+        if (l + 1 < size && before(l + 1, m)) m = l + 1;
+        if (m === i) break;
+        swap(i, m);
+        i = m;
+      }
     }
   }
   const order = Array.from({ length: size }, (_, i) => i);
