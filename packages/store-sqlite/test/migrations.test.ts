@@ -41,6 +41,7 @@ describe('schema migrations', () => {
       { version: 9, name: 'keyword-vocabulary' },
       { version: 10, name: 'fact-epochs' },
       { version: 11, name: 'message-vector-changes' },
+      { version: 12, name: 'change-log-reads' },
     ]);
     db.close();
   });

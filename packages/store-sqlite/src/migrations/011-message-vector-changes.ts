@@ -16,6 +16,9 @@ export const MESSAGE_VECTOR_CHANGES_KEPT = 65_536;
  * is planned as a full scan whenever the statistics say the table is tiny, which made every insert
  * read the whole log. Readers go through the (guild, seq) index for the same reason.
  */
+/** How `message_vector_changes` drops its oldest entry (see the migration). */
+export const MESSAGE_VECTOR_CHANGES_PRUNE = `DELETE FROM message_vector_changes WHERE seq = NEW.seq - ${MESSAGE_VECTOR_CHANGES_KEPT}`;
+
 export const messageVectorChangesMigration: Migration = {
   version: 11,
   name: 'message-vector-changes',
@@ -33,7 +36,7 @@ export const messageVectorChangesMigration: Migration = {
       );
       CREATE INDEX message_vector_changes_guild ON message_vector_changes (guild_id, seq);
       CREATE TRIGGER message_vector_changes_prune AFTER INSERT ON message_vector_changes BEGIN
-        DELETE FROM message_vector_changes WHERE seq = NEW.seq - ${MESSAGE_VECTOR_CHANGES_KEPT};
+        ${MESSAGE_VECTOR_CHANGES_PRUNE};
       END;
       ${log('INSERT', 'NEW')}
       ${log('DELETE', 'OLD')}

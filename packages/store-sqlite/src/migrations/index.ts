@@ -11,6 +11,7 @@ import { coveringLinkReadsMigration } from './008-covering-link-reads.js';
 import { keywordVocabularyMigration } from './009-keyword-vocabulary.js';
 import { factEpochsMigration } from './010-fact-epochs.js';
 import { messageVectorChangesMigration } from './011-message-vector-changes.js';
+import { changeLogReadsMigration } from './012-change-log-reads.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   keywordVocabularyMigration,
   factEpochsMigration,
   messageVectorChangesMigration,
+  changeLogReadsMigration,
 ];
 
 /** The schema version this code writes. */

@@ -28,6 +28,12 @@ const floats = (blob: Buffer): Float32Array =>
   blob.byteOffset % 4 === 0
     ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
     : new Float32Array(new Uint8Array(blob).buffer);
+/**
+ * A guild's message vectors logged after one `message_vector_changes` entry up to another, through
+ * the index that serves it whatever the planner statistics say.
+ */
+export const MESSAGE_VECTOR_CHANGES_SINCE = `SELECT DISTINCT row_id FROM message_vector_changes
+  INDEXED BY message_vector_changes_guild WHERE guild_id = ? AND seq > ? AND seq <= ?`;
 /** Log entries after which a guild found too big is counted again. */
 const RECOUNT_AFTER = 1024;
 
@@ -152,10 +158,7 @@ export class MessageVectors {
     if (last === entry.seq) return true;
     if (entry.seq < last - MESSAGE_VECTOR_CHANGES_KEPT) return false;
     const changed = this.#c
-      .stmt(
-        `SELECT DISTINCT row_id FROM message_vector_changes INDEXED BY message_vector_changes_guild
-          WHERE guild_id = ? AND seq > ? AND seq <= ?`,
-      )
+      .stmt(MESSAGE_VECTOR_CHANGES_SINCE)
       .pluck()
       .all(guildId, entry.seq, last) as number[];
     if (changed.length > Math.max(64, entry.matrix.size * RELOAD_SHARE)) return false;
