@@ -142,7 +142,7 @@ export class VecTable {
           .run(vector, subject, server, active, rowId).changes
       : 0;
     // A row new to vector_ids was logged by its trigger; one already there is logged here.
-    if (known) this.#logMessageChange(guildId, rowId);
+    if (known) this.#kept.logChange(guildId, rowId);
     if (update === 0)
       this.#c
         .stmt(
@@ -180,17 +180,9 @@ export class VecTable {
     const update = this.#c.stmt(`UPDATE ${VEC_TABLES[kind]} SET active = ? WHERE item_id = ?`);
     for (const rowId of rowIds) {
       update.run(active ? 1n : 0n, BigInt(rowId));
-      if (kind === 'message') this.#logMessageChange(guildId, BigInt(rowId));
+      if (kind === 'message') this.#kept.logChange(guildId, BigInt(rowId));
     }
     return rowIds.length;
-  }
-
-  /**
-   * Logs an in-place change of a message vector (migration 011; rows added to or deleted from
-   * vector_ids are logged by trigger, a vec0 table takes none).
-   */
-  #logMessageChange(guildId: string, rowId: bigint): void {
-    this.#c.stmt('INSERT INTO message_vector_changes (guild_id, row_id) VALUES (?, ?)').run(guildId, rowId);
   }
 
   /** Deletes these items' vectors; returns how many existed. */

@@ -62,6 +62,14 @@ export class MessageVectors {
     connection.onCommitted(() => this.#catchUpAll());
   }
 
+  /**
+   * Logs an in-place change of a message vector, inside the write that makes it (rows added to or
+   * deleted from vector_ids are logged by trigger; a vec0 table takes none).
+   */
+  logChange(guildId: string, rowId: bigint): void {
+    this.#c.stmt('INSERT INTO message_vector_changes (guild_id, row_id) VALUES (?, ?)').run(guildId, rowId);
+  }
+
   /** Estimated bytes held. */
   get bytes(): number {
     return this.#bytes;
