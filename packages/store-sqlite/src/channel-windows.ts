@@ -25,8 +25,9 @@ const AFTER = 2;
 // Every anchor in one statement (bound as @guild, @anchors: a JSON array of [channel, message],
 // @limit): a statement per anchor and side cost more in calls than in index reads. Each side is a
 // correlated subquery over the channel index (row ids only, so no table reads); row-value
-// positions keep each side one index range. The anchor's own row says it was found.
-const WINDOW_IDS = `WITH a AS (
+// positions keep each side one index range. The anchor's own row says it was found. The anchors
+// are looked up once (MATERIALIZED): inlined, each of the three parts looked them up again.
+const WINDOW_IDS = `WITH a AS MATERIALIZED (
     SELECT j.key AS i, m.row_id AS row_id, m.channel_id AS c, m.created_at AS t, m.message_id AS id
     FROM json_each(@anchors) j
     JOIN messages m ON m.guild_id = @guild AND m.message_id = j.value ->> 1 AND m.channel_id = j.value ->> 0
