@@ -1,13 +1,7 @@
 import type { StoredMessage } from '@permafrost/core';
 import { indexTerms, type MessageListQuery } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
-import {
-  MESSAGE_COLUMNS,
-  messageFields,
-  messageFromRow,
-  messageParams,
-  rowFromValues,
-} from './rows/message-row.js';
+import { MESSAGE_COLUMNS, messageFields, messageFromValues, messageParams } from './rows/message-row.js';
 import { rawRows } from './rows/raw.js';
 import { ftsDocument } from './sql/fts-query.js';
 import type { VecTable } from './vec-table.js';
@@ -177,8 +171,8 @@ export class MessageTable {
     ).map((r) => ({ channelId: r.channel_id, count: r.n }));
   }
 
-  /** The messages of a read of `messageFields()` (raw rows, see rowFromValues). */
+  /** The messages of a read of `messageFields()` (raw rows, see messageFromValues). */
   select(sql: string, params: readonly (string | number | null)[]): StoredMessage[] {
-    return rawRows(this.#c.stmt(sql), params).map((v) => messageFromRow(rowFromValues(v)));
+    return rawRows(this.#c.stmt(sql), params).map(messageFromValues);
   }
 }

@@ -249,9 +249,10 @@ export class VecTable {
     // Active messages of the whole guild (every conversation.search): kept in memory when they fit.
     const guildWide =
       query.kind === 'message' && (query.activeOnly ?? true) && !query.serverOnly && !query.subjectIds;
+    const vector = Float32Array.from(query.vector);
     const rows =
-      (guildWide ? this.#kept.nearest(query.guildId, dims, Float32Array.from(query.vector), limit) : null) ??
-      this.#knn(VEC_TABLES[query.kind], query, Float32Array.from(query.vector), limit, scope);
+      (guildWide ? this.#kept.nearest(query.guildId, dims, vector, limit) : null) ??
+      this.#knn(VEC_TABLES[query.kind], query, vector, limit, scope);
     const hits = rows.map((r): VectorHit => ({ id: r[0], score: 1 - r[1] }));
     return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

@@ -137,6 +137,9 @@ export function rowFromValues(v: readonly unknown[]): MessageRow {
   };
 }
 
+/** The message of a raw read of `messageFields()`. */
+export const messageFromValues = (v: readonly unknown[]): StoredMessage => messageFromRow(rowFromValues(v));
+
 export function messageFromRow(r: MessageRow): StoredMessage {
   return {
     messageId: r.message_id,

@@ -6,6 +6,7 @@ import {
   MESSAGES_BY_ROW_ID,
   messageFields,
   messageFromRow,
+  messageFromValues,
   rowFromValues,
 } from '../rows/message-row.js';
 import { rawRows } from '../rows/raw.js';
@@ -85,7 +86,7 @@ export function searchMessageIndex(
 
 function joined(c: SqliteConnection, guildId: string, match: string, limit: number): RankedMessage[] {
   return rawRows(c.stmt(JOINED_SEARCH), [match, guildId, limit]).map((v) => ({
-    message: messageFromRow(rowFromValues(v)),
+    message: messageFromValues(v),
     bm25: v[AFTER_MESSAGE_FIELDS] as number,
   }));
 }

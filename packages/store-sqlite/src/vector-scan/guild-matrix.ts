@@ -48,6 +48,16 @@ export const roomFor = (rows: number): number => rows + Math.max(MIN_GROWTH, Mat
 export const matrixBytes = (capacity: number, rows: number, dims: number): number =>
   (capacity + 1) * strideOf(dims) * 4 + capacity * 4 + rows * ROW_OVERHEAD_BYTES;
 
+/** Writes `vector` scaled to unit length into `target`, zeros after `dims` (a zero vector stays 0). */
+function writeUnit(target: Float32Array, vector: Float32Array, dims: number): void {
+  let norm = 0;
+  for (let i = 0; i < dims; i++) norm += (vector[i] as number) ** 2;
+  // A zero vector has no direction: it scores 0 against everything.
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let i = 0; i < dims; i++) target[i] = (vector[i] as number) * scale;
+  target.fill(0, dims);
+}
+
 /**
  * One guild's unit-length message vectors, back to back in the linear memory of its own instance
  * of the dots module: cosine similarity is then one dot product per row, four lanes at a time.
@@ -108,12 +118,7 @@ export class GuildMatrix {
       this.#rowIds[slot] = rowId;
     } else this.#ids[slot] = itemId;
     const row = new Float32Array(this.#memory.buffer, this.#rowsAt() + slot * this.#stride * 4, this.#stride);
-    let norm = 0;
-    for (let i = 0; i < this.dims; i++) norm += (vector[i] as number) ** 2;
-    // A zero vector has no direction: it scores 0 against everything.
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let i = 0; i < this.dims; i++) row[i] = (vector[i] as number) * scale;
-    row.fill(0, this.dims);
+    writeUnit(row, vector, this.dims);
   }
 
   remove(rowId: number): void {
@@ -145,12 +150,7 @@ export class GuildMatrix {
   nearest(query: Float32Array, limit: number): [string, number][] {
     const count = this.#count;
     if (count === 0 || limit <= 0) return [];
-    const q = new Float32Array(this.#memory.buffer, 0, this.#stride);
-    let norm = 0;
-    for (let i = 0; i < this.dims; i++) norm += (query[i] as number) ** 2;
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let i = 0; i < this.dims; i++) q[i] = (query[i] as number) * scale;
-    q.fill(0, this.dims);
+    writeUnit(new Float32Array(this.#memory.buffer, 0, this.#stride), query, this.dims);
     const out = this.#rowsAt() + this.#capacity * this.#stride * 4;
     this.#dots(0, this.#rowsAt(), count, this.#stride, out);
     const scores = new Float32Array(this.#memory.buffer, out, count);

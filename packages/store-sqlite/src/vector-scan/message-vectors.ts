@@ -4,8 +4,8 @@ import { VEC_TABLES } from '../vec-layout.js';
 import { dotsModule, GuildMatrix, matrixBytes, roomFor } from './guild-matrix.js';
 
 /**
- * Bytes of message vectors kept across every guild of one store object (about 62,000 vectors of
- * 256 floats); past this the least recently searched guilds go. A guild whose vectors alone would
+ * Bytes of message vectors kept across every guild of one store object (a guild of about 55,000
+ * vectors of 256 floats, with room to grow); past this the least recently searched guilds go. A guild whose vectors alone would
  * not fit is searched by sqlite-vec, as before.
  */
 export const MESSAGE_VECTOR_BYTES = 64 * 1024 * 1024;
