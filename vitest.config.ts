@@ -14,6 +14,7 @@ export default defineConfig({
       'bench/test/**/*.test.ts',
     ],
     setupFiles: ['./scripts/fail-on-console.ts'],
+    globalSetup: ['./scripts/test-tmpdir.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
