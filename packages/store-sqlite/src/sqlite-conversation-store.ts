@@ -10,12 +10,13 @@ import type {
 import { ConversationRolesBase } from '@permafrost/core/store';
 import { AFTER_POSITION, ANCHOR_SQL, BEFORE_POSITION, readWindows } from './channel-windows.js';
 import type { SqliteConnection } from './connection.js';
+import type { KeywordThread } from './keyword-thread/keyword-thread.js';
 import type { MessageTable } from './message-table.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
 import { messageFields, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
-import { ftsFullMatchScore } from './sql/fts-full-match.js';
+import { indexRowCount } from './sql/fts-full-match.js';
 import { ftsMatchExpression } from './sql/fts-query.js';
-import { searchMessageIndex } from './sql/message-keyword-search.js';
+import { messageKeywordHits } from './sql/message-keyword-search.js';
 import { truncateWal } from './wal-truncate.js';
 
 type ModeKey = { readonly instanceId: string; readonly guildId: string; readonly channelId: string };
@@ -42,11 +43,13 @@ const modeFromRow = (r: ModeRow): ActiveMode => ({
 export class SqliteConversationStore extends ConversationRolesBase {
   readonly #c: SqliteConnection;
   readonly #m: MessageTable;
+  readonly #thread: KeywordThread;
 
-  constructor(connection: SqliteConnection, messages: MessageTable) {
+  constructor(connection: SqliteConnection, messages: MessageTable, thread: KeywordThread) {
     super();
     this.#c = connection;
     this.#m = messages;
+    this.#thread = thread;
   }
 
   override channelHistory(
@@ -128,19 +131,24 @@ export class SqliteConversationStore extends ConversationRolesBase {
     });
   }
 
-  override searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
-    return this.#c.run(() => {
-      const match = ftsMatchExpression(terms);
-      if (match === null || limit <= 0) return [];
+  override async searchText(
+    guildId: string,
+    terms: readonly string[],
+    limit: number,
+  ): Promise<MessageTextHit[]> {
+    const local = () => messageKeywordHits(this.#c, guildId, terms, limit);
+    const answered = await this.#c.run(() => {
+      if (ftsMatchExpression(terms) === null || limit <= 0) return [];
       if (this.#m.indexBehind()) this.#c.atomic(() => this.#m.flushIndex());
-      // One snapshot: the full-match score counts the rows the ranking saw.
-      return this.#c.snapshot(() => {
-        const rows = searchMessageIndex(this.#c, guildId, match, Math.floor(limit));
-        if (rows.length === 0) return [];
-        const fullMatchScore = ftsFullMatchScore(this.#c, 'messages_fts', terms);
-        return rows.map((r) => ({ message: r.message, score: -r.bm25, fullMatchScore }));
-      });
+      // Inside a write transaction only this connection sees what it wrote.
+      return this.#c.writing || !this.#thread.serves(indexRowCount(this.#c, 'messages_fts')) ? local() : null;
     });
+    if (answered) return answered;
+    try {
+      return await this.#thread.search(guildId, terms, limit);
+    } catch {
+      return this.#c.run(local);
+    }
   }
 
   override getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]> {

@@ -7,6 +7,7 @@ import { ErasureTable } from './erasure-table.js';
 import { FactCache } from './fact-cache.js';
 import { FactTable } from './fact-table.js';
 import { GuildSnapshots } from './guild-snapshot.js';
+import { KeywordThread } from './keyword-thread/keyword-thread.js';
 import { MessageTable } from './message-table.js';
 import { PurgeWriter } from './purge.js';
 import { RelationTable } from './relation-table.js';
@@ -46,9 +47,10 @@ export interface SqliteStoreOptions {
  * Opening and migrating happen at `setup()` or at the first call; `close()` is final.
  */
 export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const connection = new SqliteConnection({
     path: options.path,
-    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    busyTimeoutMs,
     logger: options.logger,
     readOnly: options.readOnly,
   });
@@ -58,6 +60,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
   const entities = new EntityTable(connection);
   const relations = new RelationTable(connection);
   const factCache = new FactCache(connection);
+  const keywordThread = new KeywordThread(options.path, busyTimeoutMs, options.logger);
   return {
     name: 'sqlite',
     capabilities: SQLITE_CAPABILITIES,
@@ -74,7 +77,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     ),
     queue: new SqliteIngestQueue(connection, messages),
     vectors: new SqliteVectorIndex(connection, vec),
-    ...conversationRoles(new SqliteConversationStore(connection, messages)),
+    ...conversationRoles(new SqliteConversationStore(connection, messages, keywordThread)),
     reactions: new SqliteReactionStore(connection),
     // Opens and migrates; moves vectors out of the pre-sharding table once (see VecLayout).
     setup: async () => {
@@ -83,6 +86,9 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     ping: () => connection.run(() => void connection.stmt('SELECT 1').get()),
     transaction: (fn) => connection.transaction(fn),
     backup: (input) => backupSqlite(connection, input.path),
-    close: () => connection.close(),
+    close: async () => {
+      await keywordThread.close();
+      await connection.close();
+    },
   };
 }

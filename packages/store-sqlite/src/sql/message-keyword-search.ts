@@ -1,4 +1,5 @@
 import type { StoredMessage } from '@permafrost/core';
+import type { MessageTextHit } from '@permafrost/core/store';
 import type { SqliteConnection } from '../connection.js';
 import { binaryCompare } from '../rows/codec.js';
 import {
@@ -10,7 +11,8 @@ import {
   rowFromValues,
 } from '../rows/message-row.js';
 import { rawRows } from '../rows/raw.js';
-import { indexRowCount } from './fts-full-match.js';
+import { ftsFullMatchScore, indexRowCount } from './fts-full-match.js';
+import { ftsMatchExpression } from './fts-query.js';
 
 /** A searchable message row of the guild (the conditions the joined query filters on). */
 const SEARCHABLE = "m.guild_id = ? AND m.raw_stored = 1 AND m.kind <> 'session'";
@@ -89,4 +91,26 @@ function joined(c: SqliteConnection, guildId: string, match: string, limit: numb
     message: messageFromValues(v),
     bm25: v[AFTER_MESSAGE_FIELDS] as number,
   }));
+}
+
+/**
+ * A message keyword search as `conversation.searchText` answers it: the ranked hits and the
+ * full-match score, read in one snapshot (the full-match score counts the rows the ranking saw).
+ * The caller has brought the index up to date. Runs on the store's connection or on the keyword
+ * thread's (see keyword-thread/).
+ */
+export function messageKeywordHits(
+  c: SqliteConnection,
+  guildId: string,
+  terms: readonly string[],
+  limit: number,
+): MessageTextHit[] {
+  const match = ftsMatchExpression(terms);
+  if (match === null || limit <= 0) return [];
+  return c.snapshot(() => {
+    const rows = searchMessageIndex(c, guildId, match, Math.floor(limit));
+    if (rows.length === 0) return [];
+    const fullMatchScore = ftsFullMatchScore(c, 'messages_fts', terms);
+    return rows.map((r) => ({ message: r.message, score: -r.bm25, fullMatchScore }));
+  });
 }
