@@ -15,7 +15,7 @@ import { boostConversations } from './conversation-boost.js';
 import { fusedScore } from './fusion.js';
 import { lexicalDivisor } from './lexical-scale.js';
 import { smoothScores } from './neighbor-smoothing.js';
-import { neighbourChains } from './neighbour-chains.js';
+import { neighbourChains, readWindows } from './neighbour-chains.js';
 import { phraseMatch, queryPhrases, withPhrase } from './phrase-match.js';
 import { MAX_QUERY_CHARS } from './recall-query.js';
 import { relativeSemantic, semanticScaler } from './semantic-scale.js';
@@ -124,13 +124,29 @@ async function runSearch(
   const text = q.text.slice(0, MAX_QUERY_CHARS);
   const terms = queryTerms(text);
   const visibility = resolveVisibility(deps.access, q.guildId, q.audience);
-  const [keyword, vector, optedOutList] = await Promise.allSettled([
-    terms.length === 0 ? Promise.resolve([]) : conversation.searchText(q.guildId, terms, r.poolSize),
-    deps.embedder.embed([text]).then(([vec]) => {
-      if (!vec) throw new Error('embedder returned no vector');
-      return vectors.search({ kind: 'message', guildId: q.guildId, vector: vec, limit: r.poolSize });
-    }),
+  // Asked first: a store that hands it to another thread (SQLite) starts it before the vector pass.
+  const keywordSearch =
+    terms.length === 0 ? Promise.resolve([]) : conversation.searchText(q.guildId, terms, r.poolSize);
+  const vectorSearch = deps.embedder.embed([text]).then(([vec]) => {
+    if (!vec) throw new Error('embedder returned no vector');
+    return vectors.search({ kind: 'message', guildId: q.guildId, vector: vec, limit: r.poolSize });
+  });
+  // The vector hits' rows and windows are read while the keyword search may still be running.
+  const vectorRows = vectorSearch.then((found) =>
+    conversation.getMessages(
+      q.guildId,
+      found.filter((v) => v.score > 0).map((v) => v.id),
+    ),
+  );
+  const ahead = vectorRows.then(
+    (rows) => readWindows(deps, q.guildId, rows),
+    () => new Map(),
+  );
+  const [keyword, vector, optedOutList, rows] = await Promise.allSettled([
+    keywordSearch,
+    vectorSearch,
     consent.optedOutUsers(q.guildId),
+    vectorRows,
   ]);
   if (optedOutList.status === 'rejected') throw optedOutList.reason;
   const optedOut = new Set(optedOutList.value);
@@ -187,9 +203,10 @@ async function runSearch(
       error: s.reason,
     });
   }
-  const missing = [...hits.keys()].filter((m) => !messages.has(m));
-  if (missing.length > 0)
-    for (const m of await conversation.getMessages(q.guildId, missing)) messages.set(m.messageId, m);
+  if (vector.status === 'fulfilled') {
+    if (rows.status === 'rejected') throw rows.reason;
+    for (const m of rows.value) if (!messages.has(m.messageId)) messages.set(m.messageId, m);
+  }
   // Hidden messages are neither returned nor used as context for their neighbours.
   const usable = (m: StoredMessage) =>
     m.guildId === q.guildId &&
@@ -219,7 +236,7 @@ async function runSearch(
     const phrase = phrases.size > 0 && h.lexical > 0 ? phraseMatch(phrases, m.content) : 0;
     base.set(messageId, withPhrase(fusedScore(c, r.weights, active), phrase, r.phraseWeight));
   }
-  const chains = await neighbourChains(deps, q.guildId, base, messages);
+  const chains = await neighbourChains(deps, q.guildId, base, messages, ahead);
   for (const chain of chains)
     for (const m of chain) if (!messages.has(m.messageId)) messages.set(m.messageId, m);
   const smoothed = smoothScores(
