@@ -10,8 +10,8 @@ import type {
 import { ConversationRolesBase } from '@permafrost/core/store';
 import { AFTER_POSITION, ANCHOR_SQL, BEFORE_POSITION, readWindows } from './channel-windows.js';
 import type { SqliteConnection } from './connection.js';
-import type { KeywordThread } from './keyword-thread/keyword-thread.js';
 import type { MessageTable } from './message-table.js';
+import type { ReadThread } from './read-thread/read-thread.js';
 import { date, dateOrNull, idList } from './rows/codec.js';
 import { messageFields, REVERSE_CHRONOLOGICAL } from './rows/message-row.js';
 import { indexRowCount } from './sql/fts-full-match.js';
@@ -43,9 +43,9 @@ const modeFromRow = (r: ModeRow): ActiveMode => ({
 export class SqliteConversationStore extends ConversationRolesBase {
   readonly #c: SqliteConnection;
   readonly #m: MessageTable;
-  readonly #thread: KeywordThread;
+  readonly #thread: ReadThread;
 
-  constructor(connection: SqliteConnection, messages: MessageTable, thread: KeywordThread) {
+  constructor(connection: SqliteConnection, messages: MessageTable, thread: ReadThread) {
     super();
     this.#c = connection;
     this.#m = messages;

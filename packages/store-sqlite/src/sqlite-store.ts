@@ -7,9 +7,9 @@ import { ErasureTable } from './erasure-table.js';
 import { FactCache } from './fact-cache.js';
 import { FactTable } from './fact-table.js';
 import { GuildSnapshots } from './guild-snapshot.js';
-import { KeywordThread } from './keyword-thread/keyword-thread.js';
 import { MessageTable } from './message-table.js';
 import { PurgeWriter } from './purge.js';
+import { ReadThread } from './read-thread/read-thread.js';
 import { RelationTable } from './relation-table.js';
 import { SqliteAliasStore } from './sqlite-alias-store.js';
 import { SqliteConversationStore } from './sqlite-conversation-store.js';
@@ -54,13 +54,13 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     logger: options.logger,
     readOnly: options.readOnly,
   });
-  const vec = new VecTable(connection);
+  const readThread = new ReadThread(options.path, busyTimeoutMs, options.logger);
+  const vec = new VecTable(connection, undefined, readThread);
   const messages = new MessageTable(connection, vec);
   const factTable = new FactTable(connection);
   const entities = new EntityTable(connection);
   const relations = new RelationTable(connection);
   const factCache = new FactCache(connection);
-  const keywordThread = new KeywordThread(options.path, busyTimeoutMs, options.logger);
   return {
     name: 'sqlite',
     capabilities: SQLITE_CAPABILITIES,
@@ -77,7 +77,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     ),
     queue: new SqliteIngestQueue(connection, messages),
     vectors: new SqliteVectorIndex(connection, vec),
-    ...conversationRoles(new SqliteConversationStore(connection, messages, keywordThread)),
+    ...conversationRoles(new SqliteConversationStore(connection, messages, readThread)),
     reactions: new SqliteReactionStore(connection),
     // Opens and migrates; moves vectors out of the pre-sharding table once (see VecLayout).
     setup: async () => {
@@ -87,7 +87,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
     transaction: (fn) => connection.transaction(fn),
     backup: (input) => backupSqlite(connection, input.path),
     close: async () => {
-      await keywordThread.close();
+      await readThread.close();
       await connection.close();
     },
   };

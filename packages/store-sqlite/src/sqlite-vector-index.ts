@@ -2,6 +2,7 @@ import type { VectorHit, VectorItem, VectorKind, VectorQuery } from '@permafrost
 import { VectorIndexBase } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
 import type { VecTable } from './vec-table.js';
+import { keptSearch } from './vector-scan/message-vectors.js';
 
 /** Exact cosine KNN with sqlite-vec, in the same connection (and transaction) as everything else. */
 export class SqliteVectorIndex extends VectorIndexBase {
@@ -31,7 +32,15 @@ export class SqliteVectorIndex extends VectorIndexBase {
     return this.#c.write(() => this.#vec.delete(guildId, kind, ids));
   }
 
-  override search(query: VectorQuery): Promise<VectorHit[]> {
+  override async search(query: VectorQuery): Promise<VectorHit[]> {
+    // A big guild's first search waits, with the event loop free, while the read thread reads it.
+    const load = await this.#c.run(() => {
+      const dims = this.#vec.dims();
+      return keptSearch(query) && dims === query.vector.length
+        ? this.#vec.keptMessages.loadAhead(query.guildId, dims)
+        : null;
+    });
+    if (load) await load;
     return this.#c.run(() => this.#vec.search(query));
   }
 

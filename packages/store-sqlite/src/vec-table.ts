@@ -1,10 +1,11 @@
 import { ErrorCode, MemoryError } from '@permafrost/core';
 import type { VectorHit, VectorItem, VectorKind, VectorQuery } from '@permafrost/core/store';
 import type { SqliteConnection } from './connection.js';
+import type { ReadThread } from './read-thread/read-thread.js';
 import { idList } from './rows/codec.js';
 import { rawRows } from './rows/raw.js';
 import { factShard, SERVER_REF, VEC_TABLES, VecLayout } from './vec-layout.js';
-import { MessageVectors } from './vector-scan/message-vectors.js';
+import { keptSearch, MessageVectors } from './vector-scan/message-vectors.js';
 
 /** sqlite-vec refuses KNN queries with k above this; larger limits use an exact full scan. */
 const MAX_KNN_K = 4096;
@@ -33,10 +34,10 @@ export class VecTable {
   readonly #layout: VecLayout;
   readonly #kept: MessageVectors;
 
-  constructor(connection: SqliteConnection, keptMessageBytes?: number) {
+  constructor(connection: SqliteConnection, keptMessageBytes?: number, thread: ReadThread | null = null) {
     this.#c = connection;
     this.#layout = new VecLayout(connection);
-    this.#kept = new MessageVectors(connection, keptMessageBytes);
+    this.#kept = new MessageVectors(connection, keptMessageBytes, thread);
   }
 
   /** The guilds' message vectors kept in memory (see MessageVectors). */
@@ -246,12 +247,9 @@ export class VecTable {
     if (dims === null || limit <= 0 || !this.#layout.ready()) return [];
     const scope = this.#scope(query);
     if (scope === null) return [];
-    // Active messages of the whole guild (every conversation.search): kept in memory when they fit.
-    const guildWide =
-      query.kind === 'message' && (query.activeOnly ?? true) && !query.serverOnly && !query.subjectIds;
     const vector = Float32Array.from(query.vector);
     const rows =
-      (guildWide ? this.#kept.nearest(query.guildId, dims, vector, limit) : null) ??
+      (keptSearch(query) ? this.#kept.nearest(query.guildId, dims, vector, limit) : null) ??
       this.#knn(VEC_TABLES[query.kind], query, vector, limit, scope);
     const hits = rows.map((r): VectorHit => ({ id: r[0], score: 1 - r[1] }));
     return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteConnection } from '../src/connection.js';
 import { MESSAGE_VECTOR_CHANGES_KEPT } from '../src/migrations/011-message-vector-changes.js';
+import { ReadThread, THREAD_MIN_VECTORS } from '../src/read-thread/read-thread.js';
 import { SqliteVectorIndex } from '../src/sqlite-vector-index.js';
 import { VecTable } from '../src/vec-table.js';
 import { GuildMatrix, matrixBytes, roomFor } from '../src/vector-scan/guild-matrix.js';
@@ -51,11 +52,14 @@ describe('message vectors kept in memory', () => {
   let path: string;
   const open: SqliteConnection[] = [];
 
-  function store(capacity?: number, logger?: Logger) {
+  const threads: ReadThread[] = [];
+  function store(capacity?: number, logger?: Logger, threadPath?: string) {
     const connection = new SqliteConnection({ path, busyTimeoutMs: 2000, logger });
     open.push(connection);
-    const vec = new VecTable(connection, capacity);
-    return { connection, vec, index: new SqliteVectorIndex(connection, vec) };
+    const thread = threadPath === undefined ? null : new ReadThread(threadPath, 2000, logger);
+    if (thread) threads.push(thread);
+    const vec = new VecTable(connection, capacity, thread);
+    return { connection, vec, thread, index: new SqliteVectorIndex(connection, vec) };
   }
   const search = (index: SqliteVectorIndex, query: Float32Array, limit = 10, guildId = G1) =>
     index.search({ kind: 'message', guildId, vector: query, limit });
@@ -65,6 +69,7 @@ describe('message vectors kept in memory', () => {
     path = join(dir, 'memory.db');
   });
   afterEach(async () => {
+    for (const t of threads.splice(0)) await t.close();
     for (const c of open.splice(0)) await c.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -249,5 +254,56 @@ describe('message vectors kept in memory', () => {
     // The next search keeps the guild again.
     expectSame(await search(index, query), exact(items, query, 10));
     expect(vec.keptMessages.rowsKept(G1)).toBe(20);
+  });
+
+  it('reads a big guild on the read thread: the event loop runs meanwhile, and changes made during the read are caught up', async () => {
+    const logs: LogEvent[] = [];
+    const { vec, index, thread } = store(undefined, (r) => logs.push(r), path);
+    const items = new Map(
+      Array.from({ length: THREAD_MIN_VECTORS + 10 }, (_, i) => item(`m${i}`, i + 1)).map((it) => [
+        it.id,
+        it,
+      ]),
+    );
+    await index.upsert([...items.values()]);
+    const query = unitVector(77, DIMS);
+    // Written after the thread read the guild and before its rows are kept: the best match added,
+    // the old best match deleted.
+    const added = item('m-added', 0, { vector: query });
+    const [best] = exact(items.values(), query, 1);
+    const read = thread?.guildRows.bind(thread);
+    const between = vi.spyOn(thread as ReadThread, 'guildRows').mockImplementation(async (guildId, dims) => {
+      const rows = await (read as ReadThread['guildRows'])(guildId, dims);
+      await index.upsert([added]);
+      await index.delete(G1, 'message', [best?.id as string]);
+      return rows;
+    });
+    items.set(added.id, added);
+    items.delete(best?.id as string);
+    let ticked = false;
+    setImmediate(() => {
+      ticked = true;
+    });
+    const first = search(index, query);
+    expectSame(await first, exact(items.values(), query, 10));
+    expect(between).toHaveBeenCalledTimes(1);
+    expect(ticked).toBe(true);
+    expectSame(await search(index, query), exact(items.values(), query, 10));
+    expect(vec.keptMessages.rowsKept(G1)).toBe(items.size);
+    expect(logs.filter((r) => r.event.startsWith('sqlite.read_thread')).map((r) => r.event)).toEqual([
+      'sqlite.read_thread_started',
+    ]);
+    expect(logs.filter((r) => r.level === 'warn' || r.level === 'error')).toEqual([]);
+  });
+
+  it('reads a big guild on the store connection when the read thread cannot', async () => {
+    const logs: LogEvent[] = [];
+    const { vec, index } = store(undefined, (r) => logs.push(r), join(dir, 'no-such-file.db'));
+    const items = Array.from({ length: THREAD_MIN_VECTORS }, (_, i) => item(`m${i}`, i + 1));
+    await index.upsert(items);
+    const query = unitVector(78, DIMS);
+    expectSame(await search(index, query), exact(items, query, 10));
+    expect(vec.keptMessages.rowsKept(G1)).toBe(items.length);
+    expect(logs.filter((r) => r.level === 'warn').map((r) => r.event)).toEqual(['sqlite.read_thread_failed']);
   });
 });

@@ -97,7 +97,7 @@ function joined(c: SqliteConnection, guildId: string, match: string, limit: numb
  * A message keyword search as `conversation.searchText` answers it: the ranked hits and the
  * full-match score, read in one snapshot (the full-match score counts the rows the ranking saw).
  * The caller has brought the index up to date. Runs on the store's connection or on the keyword
- * thread's (see keyword-thread/).
+ * thread's (see read-thread/).
  */
 export function messageKeywordHits(
   c: SqliteConnection,

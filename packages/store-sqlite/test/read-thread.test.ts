@@ -10,8 +10,8 @@ import { G1, G2, makeMessage } from '@permafrost/store-conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteConnection } from '../src/connection.js';
 import { createSqliteStore } from '../src/index.js';
-import { KeywordThread, THREAD_MIN_INDEX_ROWS } from '../src/keyword-thread/keyword-thread.js';
 import { MessageTable } from '../src/message-table.js';
+import { ReadThread, THREAD_MIN_INDEX_ROWS } from '../src/read-thread/read-thread.js';
 import { SqliteConversationStore } from '../src/sqlite-conversation-store.js';
 import { VecTable } from '../src/vec-table.js';
 
@@ -84,7 +84,7 @@ describe('message keyword searches of a big index run on a thread of their own',
     } finally {
       await store.close();
     }
-    expect(logs.filter((e) => e.event === 'sqlite.keyword_thread_started')).toHaveLength(1);
+    expect(logs.filter((e) => e.event === 'sqlite.read_thread_started')).toHaveLength(1);
     expect(logs.filter((e) => e.level === 'warn' || e.level === 'error')).toEqual([]);
   });
 
@@ -116,13 +116,13 @@ describe('message keyword searches of a big index run on a thread of their own',
     } finally {
       await memory.close({ drain: false });
     }
-    expect(logs.filter((e) => e.event === 'sqlite.keyword_thread_started')).toHaveLength(1);
-    expect(logs.filter((e) => e.event === 'sqlite.keyword_thread_failed')).toEqual([]);
+    expect(logs.filter((e) => e.event === 'sqlite.read_thread_started')).toHaveLength(1);
+    expect(logs.filter((e) => e.event === 'sqlite.read_thread_failed')).toEqual([]);
   });
 
   it('a search the thread cannot answer is answered on the store connection', async () => {
     const connection = new SqliteConnection({ path, busyTimeoutMs: 5000 });
-    const failing = new KeywordThread(join(dir, 'no-such-file.db'), 5000, undefined);
+    const failing = new ReadThread(join(dir, 'no-such-file.db'), 5000, undefined);
     const conversation = new SqliteConversationStore(
       connection,
       new MessageTable(connection, new VecTable(connection)),
@@ -155,17 +155,17 @@ process.stdout.write(JSON.stringify({ hits: hits.length, logs }));
     );
     const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 20_000 });
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ hits: 3, logs: ['sqlite.keyword_thread_started'] });
+    expect(JSON.parse(run.stdout)).toEqual({ hits: 3, logs: ['sqlite.read_thread_started'] });
   });
 });
 
-describe('KeywordThread', () => {
+describe('ReadThread', () => {
   it('serves big indexes of files only, and stops after a failure, reported once', async () => {
     const logs: LogEvent[] = [];
     const dir = mkdtempSync(join(tmpdir(), 'pf-kwthread-'));
     try {
-      expect(new KeywordThread(':memory:', 5000, undefined).serves(1_000_000)).toBe(false);
-      const thread = new KeywordThread(join(dir, 'missing.db'), 5000, (e) => logs.push(e));
+      expect(new ReadThread(':memory:', 5000, undefined).serves(1_000_000)).toBe(false);
+      const thread = new ReadThread(join(dir, 'missing.db'), 5000, (e) => logs.push(e));
       expect(thread.serves(THREAD_MIN_INDEX_ROWS - 1)).toBe(false);
       expect(thread.serves(THREAD_MIN_INDEX_ROWS)).toBe(true);
       const asked = [thread.search(G1, ['chess'], 5), thread.search(G1, ['river'], 5)];
@@ -173,8 +173,8 @@ describe('KeywordThread', () => {
       expect(thread.serves(THREAD_MIN_INDEX_ROWS)).toBe(false);
       await expect(thread.search(G1, ['chess'], 5)).rejects.toThrow('not running');
       expect(logs.map((e) => `${e.level} ${e.event}`)).toEqual([
-        'debug sqlite.keyword_thread_started',
-        'warn sqlite.keyword_thread_failed',
+        'debug sqlite.read_thread_started',
+        'warn sqlite.read_thread_failed',
       ]);
       await thread.close();
     } finally {
@@ -190,7 +190,7 @@ describe('KeywordThread', () => {
       await store.queue.enqueueMany([makeMessage({ content: 'violin lesson' })], 100);
       // The store brings its keyword index up to date before a search (a small index: on its own connection).
       expect(await store.conversation.searchText(G1, ['violin'], 5)).toHaveLength(1);
-      const thread = new KeywordThread(path, 5000, undefined);
+      const thread = new ReadThread(path, 5000, undefined);
       const asked = thread.search(G1, ['violin'], 5);
       await thread.close();
       expect((await asked).map((h) => h.message.content)).toEqual(['violin lesson']);

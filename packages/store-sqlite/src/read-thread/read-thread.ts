@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '@permafrost/core';
 import type { MessageTextHit } from '@permafrost/core/store';
 import { isInMemoryPath } from '../open-file.js';
+import type { GuildRows } from '../vector-scan/guild-rows.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './protocol.js';
 
 /**
@@ -11,6 +12,8 @@ import type { ThreadData, ThreadReply, ThreadRequest } from './protocol.js';
  * below it a search takes about a millisecond, no more than the hand-off.
  */
 export const THREAD_MIN_INDEX_ROWS = 10_000;
+/** Guilds with at least this many message vectors have them read on the thread (about 50 ms of reading). */
+export const THREAD_MIN_VECTORS = 4096;
 
 /** How long close() waits for the thread to close its connection before ending it. */
 const CLOSE_WAIT_MS = 2000;
@@ -28,21 +31,22 @@ function entryPath(): string {
 }
 
 interface Waiting {
-  resolve(hits: MessageTextHit[]): void;
+  resolve(reply: ThreadReply): void;
   reject(error: unknown): void;
 }
 
 /**
- * Message keyword searches of big indexes on a worker thread with its own read-only connection,
- * so that the BM25 ranking runs while the store's thread ranks the vector candidates (a search
- * asks for both at once) and does not hold the bot's event loop. The thread starts at the first
- * search that uses it and never keeps the process alive while idle. It reads the file's committed
- * state when the search reaches it, as the store's own connection would outside a transaction.
- * A thread that cannot start or dies is reported once (`sqlite.keyword_thread_failed`) and not
- * used again; a search it cannot answer is answered on the store's connection (the caller's
- * fallback), so the thread never changes what a search returns.
+ * Big reads on a worker thread with its own read-only connection, so that they neither hold the
+ * bot's event loop nor wait for the store's thread: message keyword searches of big indexes (the
+ * BM25 ranking runs while the store's thread ranks the vector candidates, since a search asks for
+ * both at once) and the first read of a big guild's message vectors (see MessageVectors). The
+ * thread starts at the first request and never keeps the process alive while idle. It reads the
+ * file's committed state when the request reaches it, as the store's own connection would outside
+ * a transaction. A thread that cannot start or dies is reported once (`sqlite.read_thread_failed`)
+ * and not used again; a request it cannot answer is answered on the store's connection (the
+ * caller's fallback), so the thread never changes what a read returns.
  */
-export class KeywordThread {
+export class ReadThread {
   readonly #data: ThreadData | null;
   readonly #logger: Logger | undefined;
   #worker: Worker | null = null;
@@ -58,22 +62,39 @@ export class KeywordThread {
     this.#logger = logger;
   }
 
+  /** Whether the thread takes requests (a file on disk, not failed, not closed). */
+  get available(): boolean {
+    return this.#data !== null && !this.#failed && !this.#closed;
+  }
+
   /** Whether an index of this many rows is searched on the thread. */
   serves(indexRows: number): boolean {
-    return this.#data !== null && !this.#failed && !this.#closed && indexRows >= THREAD_MIN_INDEX_ROWS;
+    return this.available && indexRows >= THREAD_MIN_INDEX_ROWS;
   }
 
   /** The hits of `messageKeywordHits` read on the thread; rejects when the thread could not answer. */
-  search(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
+  async search(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
+    const reply = await this.#ask((id) => ({ type: 'search', id, guildId, terms: [...terms], limit }));
+    if (!('hits' in reply)) throw new Error('the read thread answered another request');
+    return reply.hits;
+  }
+
+  /** The guild's rows of `readGuildRows` read on the thread; rejects when the thread could not answer. */
+  async guildRows(guildId: string, dims: number): Promise<GuildRows> {
+    const reply = await this.#ask((id) => ({ type: 'vectors', id, guildId, dims }));
+    if (!('rows' in reply)) throw new Error('the read thread answered another request');
+    return reply.rows;
+  }
+
+  #ask(request: (id: number) => ThreadRequest): Promise<ThreadReply> {
     const worker = this.#start();
-    if (!worker) return Promise.reject(new Error('the keyword thread is not running'));
+    if (!worker) return Promise.reject(new Error('the read thread is not running'));
     const id = this.#next++;
-    const request: ThreadRequest = { type: 'search', id, guildId, terms: [...terms], limit };
-    return new Promise<MessageTextHit[]>((resolve, reject) => {
+    return new Promise<ThreadReply>((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      // Kept alive while a search is waiting for it (an awaited search must not let the process end).
+      // Kept alive while a request is waiting for it (an awaited read must not let the process end).
       if (this.#waiting.size === 1) worker.ref();
-      worker.postMessage(request);
+      worker.postMessage(request(id));
     });
   }
 
@@ -89,14 +110,14 @@ export class KeywordThread {
       this.#fail(error);
       return null;
     }
-    this.#logger?.({ level: 'debug', event: 'sqlite.keyword_thread_started' });
+    this.#logger?.({ level: 'debug', event: 'sqlite.read_thread_started' });
     worker.on('message', (reply: ThreadReply) => this.#answer(reply));
     worker.on('error', (error) => this.#fail(error));
     this.#exited = new Promise<void>((done) => {
       worker.once('exit', () => {
         this.#worker = null;
-        if (!this.#closed) this.#fail(new Error('the keyword thread exited'));
-        this.#rejectWaiting(new Error('the keyword thread ended'));
+        if (!this.#closed) this.#fail(new Error('the read thread exited'));
+        this.#rejectWaiting(new Error('the read thread ended'));
         done();
       });
     });
@@ -111,7 +132,7 @@ export class KeywordThread {
     if (!waiting) return;
     this.#waiting.delete(reply.id);
     if (this.#waiting.size === 0 && !this.#closed) this.#worker?.unref();
-    if ('hits' in reply) waiting.resolve(reply.hits);
+    if (!('error' in reply)) waiting.resolve(reply);
     else {
       waiting.reject(reply.error);
       this.#fail(reply.error);
@@ -119,12 +140,12 @@ export class KeywordThread {
   }
 
   /**
-   * The thread is not used again (a search it failed fails on the store's connection too, or its
-   * connection cannot read the file); searches waiting for it are answered by their fallback.
+   * The thread is not used again (a read it failed fails on the store's connection too, or its
+   * connection cannot read the file); reads waiting for it are answered by their fallback.
    */
   #fail(error: unknown): void {
     if (!this.#failed && !this.#closed)
-      this.#logger?.({ level: 'warn', event: 'sqlite.keyword_thread_failed', error });
+      this.#logger?.({ level: 'warn', event: 'sqlite.read_thread_failed', error });
     this.#failed = true;
     this.#rejectWaiting(error);
     void this.#worker?.terminate();
@@ -136,7 +157,7 @@ export class KeywordThread {
   }
 
   /**
-   * Answers the searches already sent, then closes the thread's connection and ends it (terminated
+   * Answers the requests already sent, then closes the thread's connection and ends it (terminated
    * if it does not stop in 2 s). Final.
    */
   async close(): Promise<void> {

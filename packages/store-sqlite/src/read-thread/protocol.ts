@@ -1,13 +1,17 @@
 import type { MessageTextHit } from '@permafrost/core/store';
+import type { GuildRows } from '../vector-scan/guild-rows.js';
 
-/** What the keyword thread is started with. */
+/** What the read thread is started with. */
 export interface ThreadData {
   /** The database file (absolute). */
   readonly path: string;
   readonly busyTimeoutMs: number;
 }
 
-/** A message keyword search (`messageKeywordHits`), or the request to close the connection and end. */
+/**
+ * A message keyword search (`messageKeywordHits`), a guild's message vectors (`readGuildRows`), or
+ * the request to close the connection and end.
+ */
 export type ThreadRequest =
   | {
       readonly type: 'search';
@@ -16,9 +20,11 @@ export type ThreadRequest =
       readonly terms: readonly string[];
       readonly limit: number;
     }
+  | { readonly type: 'vectors'; readonly id: number; readonly guildId: string; readonly dims: number }
   | { readonly type: 'close' };
 
-/** The answer to one search: its hits, or the error it failed with. */
+/** The answer to one request, or the error it failed with. */
 export type ThreadReply =
   | { readonly id: number; readonly hits: MessageTextHit[] }
+  | { readonly id: number; readonly rows: GuildRows }
   | { readonly id: number; readonly error: unknown };
