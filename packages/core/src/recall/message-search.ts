@@ -132,12 +132,10 @@ async function runSearch(
     return vectors.search({ kind: 'message', guildId: q.guildId, vector: vec, limit: r.poolSize });
   });
   // The vector hits' rows and windows are read while the keyword search may still be running.
-  const vectorRows = vectorSearch.then((found) =>
-    conversation.getMessages(
-      q.guildId,
-      found.filter((v) => v.score > 0).map((v) => v.id),
-    ),
-  );
+  const vectorRows = vectorSearch.then((found) => {
+    const ids = found.filter((v) => v.score > 0).map((v) => v.id);
+    return ids.length > 0 ? conversation.getMessages(q.guildId, ids) : [];
+  });
   const ahead = vectorRows.then(
     (rows) => readWindows(deps, q.guildId, rows),
     () => new Map(),
