@@ -306,4 +306,18 @@ describe('message vectors kept in memory', () => {
     expect(vec.keptMessages.rowsKept(G1)).toBe(items.length);
     expect(logs.filter((r) => r.level === 'warn').map((r) => r.event)).toEqual(['sqlite.read_thread_failed']);
   });
+
+  it('closing while the read thread reads a big guild settles the search and logs nothing', async () => {
+    const logs: LogEvent[] = [];
+    const { connection, index, thread } = store(undefined, (r) => logs.push(r), path);
+    await index.upsert(Array.from({ length: THREAD_MIN_VECTORS }, (_, i) => item(`m${i}`, i + 1)));
+    const pending = search(index, unitVector(79, DIMS)).then(
+      (hits) => hits.length,
+      (error: unknown) => (error as { code?: string }).code,
+    );
+    await connection.close();
+    await thread?.close();
+    expect([10, 'CLOSED']).toContain(await pending);
+    expect(logs.filter((r) => r.level === 'warn' || r.level === 'error')).toEqual([]);
+  });
 });

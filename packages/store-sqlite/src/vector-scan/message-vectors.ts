@@ -1,3 +1,4 @@
+import { ErrorCode, MemoryError } from '@permafrost/core';
 import type { VectorQuery } from '@permafrost/core/store';
 import type { SqliteConnection } from '../connection.js';
 import { MESSAGE_VECTOR_CHANGES_KEPT } from '../migrations/011-message-vector-changes.js';
@@ -117,7 +118,11 @@ export class MessageVectors {
         (rows) => this.#c.run(() => void this.#keep(guildId, rows, last)),
         () => undefined, // the search reads the guild on the store's connection
       )
-      .catch((error: unknown) => this.#c.log('warn', 'sqlite.message_vectors_failed', { guildId }, error))
+      .catch((error: unknown) => {
+        // A store closed while the thread read has nothing to keep it for.
+        if (!(error instanceof MemoryError && error.code === ErrorCode.CLOSED))
+          this.#c.log('warn', 'sqlite.message_vectors_failed', { guildId }, error);
+      })
       .finally(() => this.#loading.delete(guildId));
     this.#loading.set(guildId, load);
     return load;
