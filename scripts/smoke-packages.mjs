@@ -15,7 +15,9 @@
 //    file: non-zero exit, nothing created), and `permafrost mcp` on that file through an MCP client
 //    of the SDK that @permafrost/mcp installed (tools listed, facts_about answered), and
 //    `permafrost inspect --serve` on it (a member page and the shipped static assets);
-// 6. `npx permafrost-fetch-model --help`; without better-sqlite3's driver start() names the fix;
+// 6. `npx permafrost-fetch-model --help`; a conversation.search on a 10,000-message SQLite file
+//    runs on the store's read thread (its entry file shipped and loads from the installed packages);
+//    without better-sqlite3's driver start() names the fix;
 // 7. in a second app with @permafrost/core alone, a sqlite:// URL fails with BACKEND_NOT_INSTALLED.
 // Each check prints "[smoke] ok|FAIL <name>"; the last line is "smoke: N passed, N failed".
 import { spawnSync } from 'node:child_process';
@@ -23,6 +25,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import {
+  BIG_SEARCH,
   DRIVER,
   HEADLINE_TYPES,
   INSPECTOR_PROBE,
@@ -274,6 +277,16 @@ check('npx permafrost-fetch-model --help (the model installer ships with embeddi
     'permafrost-fetch-model --help',
   );
   assert(r.out.includes('--dest'), `unexpected help:\n${r.out}`);
+});
+
+check('conversation.search on a 10,000-message SQLite file ranks keywords on the read thread', () => {
+  assert(installed, 'the app is not installed');
+  writeFileSync(join(app, 'big-search.mjs'), BIG_SEARCH);
+  const r = must(exec(process.execPath, ['big-search.mjs'], { cwd: app, env: userEnv() }), 'big-search.mjs');
+  const out = JSON.parse(r.out);
+  assert(out.hits > 0, `no hits: ${r.out}`);
+  // Started once (the entry file shipped and loads from the installed packages), never failed.
+  assert(JSON.stringify(out.events) === '["sqlite.read_thread_started"]', `read thread events: ${r.out}`);
 });
 
 check("without better-sqlite3's native driver, start() says so and how to approve the build", () => {

@@ -132,6 +132,47 @@ try {
 `;
 
 /**
+ * A SQLite file whose message keyword index is big enough for the store's read thread (10,000
+ * messages, hashing vectors): one conversation.search, then the store's thread events and the hits.
+ */
+export const BIG_SEARCH = `import { createMemory } from '@permafrost/core';
+import '@permafrost/store-sqlite';
+
+const events = [];
+const memory = createMemory(
+  {
+    storage: 'sqlite://big-search.db',
+    llm: null,
+    embeddings: 'hashing',
+    workers: { enabled: false },
+    access: { requireAudience: false },
+    observe: { maxQueueDepthPerGuild: 1_000_000 },
+  },
+  { logger: (e) => events.push(e.event) },
+);
+const words = ['violin', 'garden', 'river', 'coffee', 'lantern', 'orbit', 'bread', 'chess'];
+const at = Date.UTC(2026, 0, 1);
+for (let start = 0; start < 10_000; start += 1000)
+  await memory.observeMany(
+    Array.from({ length: 1000 }, (_, j) => {
+      const i = start + j;
+      return {
+        guildId: '100000000000000001',
+        channelId: String(200000000000000000n + BigInt(i % 50)),
+        messageId: String(300000000000000000n + BigInt(i)),
+        authorId: String(400000000000000000n + BigInt(i % 7)),
+        content: words[i % 8] + ' and ' + words[(i * 3) % 8] + ' number ' + i,
+        createdAt: new Date(at + i * 60_000),
+      };
+    }),
+  );
+await memory.flush();
+const found = await memory.conversation.search({ guildId: '100000000000000001', text: 'violin river' });
+await memory.close({ drain: false });
+process.stdout.write(JSON.stringify({ hits: found.messages.length, events: events.filter((e) => e.startsWith('sqlite.read_thread')) }));
+`;
+
+/**
  * An MCP client (the SDK the tarball of @permafrost/mcp brought in) that spawns
  * `permafrost mcp --db <db> --guild <guild>` over stdio, lists the tools and asks facts_about.
  * Prints `{ tools, facts }` as JSON.
