@@ -141,7 +141,11 @@ export class SqliteConversationStore extends ConversationRolesBase {
       if (ftsMatchExpression(terms) === null || limit <= 0) return [];
       if (this.#m.indexBehind()) this.#c.atomic(() => this.#m.flushIndex());
       // Inside a write transaction only this connection sees what it wrote.
-      return this.#c.writing || !this.#thread.serves(indexRowCount(this.#c, 'messages_fts')) ? local() : null;
+      const threaded =
+        this.#thread.available &&
+        !this.#c.writing &&
+        this.#thread.serves(indexRowCount(this.#c, 'messages_fts'));
+      return threaded ? null : local();
     });
     if (answered) return answered;
     try {

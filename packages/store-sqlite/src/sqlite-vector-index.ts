@@ -33,15 +33,20 @@ export class SqliteVectorIndex extends VectorIndexBase {
   }
 
   override async search(query: VectorQuery): Promise<VectorHit[]> {
-    // A big guild's first search waits, with the event loop free, while the read thread reads it.
-    const load = await this.#c.run(() => {
-      const dims = this.#vec.dims();
-      return keptSearch(query) && dims === query.vector.length
-        ? this.#vec.keptMessages.loadAhead(query.guildId, dims)
-        : null;
+    // One connection turn, unless a big guild's first guild-wide search has to wait (with the event
+    // loop free) while the read thread reads its vectors.
+    const first = await this.#c.run(() => {
+      const load = keptSearch(query) ? this.#loadAhead(query) : null;
+      return load ? { load } : { hits: this.#vec.search(query) };
     });
-    if (load) await load;
+    if ('hits' in first) return first.hits;
+    await first.load;
     return this.#c.run(() => this.#vec.search(query));
+  }
+
+  #loadAhead(query: VectorQuery): Promise<void> | null {
+    const dims = this.#vec.dims();
+    return dims === query.vector.length ? this.#vec.keptMessages.loadAhead(query.guildId, dims) : null;
   }
 
   override count(guildId: string, kind: VectorKind, ids?: readonly string[]): Promise<number> {
