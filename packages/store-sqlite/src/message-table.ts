@@ -110,6 +110,8 @@ export class MessageTable {
     if (searchable({ rawStored: raw, kind: row.kind })) {
       // Deleting a rowid the index does not hold yet is a no-op for contentless_delete tables.
       this.#c.stmt('DELETE FROM messages_fts WHERE rowid = ?').run(row.row_id);
+      // Not an append: readers that keep the index's postings start over (migration 13).
+      this.#c.stmt('UPDATE messages_fts_state SET rewrites = rewrites + 1 WHERE id = 1').run();
       // A row above the watermark is still waiting and will be indexed with its new text anyway.
       if (row.row_id <= this.#watermark())
         this.#c.stmt('INSERT OR IGNORE INTO messages_fts_pending (row_id) VALUES (?)').run(row.row_id);

@@ -42,6 +42,7 @@ describe('schema migrations', () => {
       { version: 10, name: 'fact-epochs' },
       { version: 11, name: 'message-vector-changes' },
       { version: 12, name: 'change-log-reads' },
+      { version: 13, name: 'keyword-rewrites' },
     ]);
     db.close();
   });

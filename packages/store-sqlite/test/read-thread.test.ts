@@ -88,6 +88,38 @@ describe('message keyword searches of a big index run on a thread of their own',
     expect(logs.filter((e) => e.level === 'warn' || e.level === 'error')).toEqual([]);
   });
 
+  it('answers the same once the thread ranks from its copy of the index, and after writes', async () => {
+    const store = createSqliteStore({ path });
+    const search = (words: string[], limit: number) =>
+      store.conversation.searchText(G1, indexTerms(words.join(' ')), limit);
+    const compare = async () => {
+      for (const words of QUERIES)
+        for (const limit of [5, 100]) {
+          const threaded = await search(words, limit);
+          const own = await store.transaction(() => search(words, limit));
+          expect(summary(threaded)).toEqual(summary(own));
+        }
+    };
+    try {
+      // The first search starts the copy's build; the later rounds are ranked from it.
+      for (let round = 0; round < 4; round++) {
+        await compare();
+        await new Promise((done) => setTimeout(done, 150));
+      }
+      await store.queue.enqueueMany(
+        [makeMessage({ messageId: 'k-added', content: 'orbit orbit lantern' })],
+        1_000_000,
+      );
+      await compare();
+      await store.queue.markEdited(G1, 'k000001', 'orbit garden garden', false);
+      await compare();
+      await new Promise((done) => setTimeout(done, 300));
+      await compare();
+    } finally {
+      await store.close();
+    }
+  });
+
   it('never returns a message after forgetMessage reported it erased', async () => {
     const logs: LogEvent[] = [];
     const store = createSqliteStore({ path, logger: (e) => logs.push(e) });

@@ -12,6 +12,7 @@ import { keywordVocabularyMigration } from './009-keyword-vocabulary.js';
 import { factEpochsMigration } from './010-fact-epochs.js';
 import { messageVectorChangesMigration } from './011-message-vector-changes.js';
 import { changeLogReadsMigration } from './012-change-log-reads.js';
+import { keywordRewritesMigration } from './013-keyword-rewrites.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   factEpochsMigration,
   messageVectorChangesMigration,
   changeLogReadsMigration,
+  keywordRewritesMigration,
 ];
 
 /** The schema version this code writes. */

@@ -1,6 +1,7 @@
 import type { StoredMessage } from '@permafrost/core';
 import type { MessageTextHit } from '@permafrost/core/store';
 import type { SqliteConnection } from '../connection.js';
+import type { IndexRanking, KeywordPostings } from '../keyword-postings/keyword-postings.js';
 import { binaryCompare } from '../rows/codec.js';
 import {
   AFTER_MESSAGE_FIELDS,
@@ -56,13 +57,16 @@ export function searchMessageIndex(
   guildId: string,
   match: string,
   limit: number,
+  ranking?: IndexRanking,
 ): RankedMessage[] {
   const indexRows = indexRowCount(c, 'messages_fts');
   const guildRows = (c.stmt(GUILD_ROWS).get(guildId) as { n: number }).n;
   const share = indexRows > 0 ? Math.min(1, guildRows / indexRows) : 0;
   const depth = share > 0 ? Math.ceil((ROWS_PER_HIT * limit) / share) : Number.POSITIVE_INFINITY;
   if (depth > MAX_ROWS_PER_HIT * limit) return joined(c, guildId, match, limit);
-  const ranked = rawRows(c.stmt(INDEX_ONLY), [match, depth]) as [number, number][];
+  const ranked = ranking
+    ? ranking(depth)
+    : (rawRows(c.stmt(INDEX_ONLY), [match, depth]) as [number, number][]);
   const scores = new Map(ranked);
   const kept = (
     rawRows(c.stmt(KEEP), [JSON.stringify(ranked.map((r) => r[0])), guildId]) as [number, string][]
@@ -97,18 +101,21 @@ function joined(c: SqliteConnection, guildId: string, match: string, limit: numb
  * A message keyword search as `conversation.searchText` answers it: the ranked hits and the
  * full-match score, read in one snapshot (the full-match score counts the rows the ranking saw).
  * The caller has brought the index up to date. Runs on the store's connection or on the keyword
- * thread's (see read-thread/).
+ * thread's (see read-thread/); with `postings` (the thread's in-memory copy of the index, when it
+ * can rank these terms) the index rows are ranked from it instead of by FTS5, with the same result.
  */
 export function messageKeywordHits(
   c: SqliteConnection,
   guildId: string,
   terms: readonly string[],
   limit: number,
+  postings?: KeywordPostings,
 ): MessageTextHit[] {
   const match = ftsMatchExpression(terms);
   if (match === null || limit <= 0) return [];
   return c.snapshot(() => {
-    const rows = searchMessageIndex(c, guildId, match, Math.floor(limit));
+    const ranking = postings?.ranking(c, terms) ?? undefined;
+    const rows = searchMessageIndex(c, guildId, match, Math.floor(limit), ranking);
     if (rows.length === 0) return [];
     const fullMatchScore = ftsFullMatchScore(c, 'messages_fts', terms);
     return rows.map((r) => ({ message: r.message, score: -r.bm25, fullMatchScore }));
