@@ -35,6 +35,7 @@ export type {
   MessageListQuery,
   MessagePosition,
   MessageTextHit,
+  MessageTextSearchOptions,
   MessageWindow,
   WindowAnchor,
 } from './ports/conversation-store.js';

@@ -4,6 +4,7 @@ import type {
   ChannelStats,
   MessageListQuery,
   MessageTextHit,
+  MessageTextSearchOptions,
   MessageWindow,
   WindowAnchor,
 } from '@permafrost/core/store';
@@ -135,8 +136,10 @@ export class SqliteConversationStore extends ConversationRolesBase {
     guildId: string,
     terms: readonly string[],
     limit: number,
+    options: MessageTextSearchOptions = {},
   ): Promise<MessageTextHit[]> {
-    const local = () => messageKeywordHits(this.#c, guildId, terms, limit);
+    const around = options.windowsAround ?? 0;
+    const local = () => messageKeywordHits(this.#c, guildId, terms, limit, { windowsAround: around });
     const answered = await this.#c.run(() => {
       if (ftsMatchExpression(terms) === null || limit <= 0) return [];
       if (this.#m.indexBehind()) this.#c.atomic(() => this.#m.flushIndex());
@@ -149,7 +152,7 @@ export class SqliteConversationStore extends ConversationRolesBase {
     });
     if (answered) return answered;
     try {
-      return await this.#thread.search(guildId, terms, limit);
+      return await this.#thread.search(guildId, terms, limit, around);
     } catch {
       return this.#c.run(local);
     }

@@ -119,7 +119,7 @@ describe('KeywordPostings: the message keyword index in memory', () => {
       expectSameRanking(reader, postings, terms);
       for (const guild of [G1, G2])
         for (const limit of [1, 10, 100])
-          expect(summary(messageKeywordHits(reader, guild, terms, limit, postings))).toEqual(
+          expect(summary(messageKeywordHits(reader, guild, terms, limit, { postings }))).toEqual(
             summary(messageKeywordHits(reader, guild, terms, limit)),
           );
     }
@@ -154,7 +154,7 @@ describe('KeywordPostings: the message keyword index in memory', () => {
     const terms = indexTerms('東京 w0xa');
     expect(terms.some((t) => !/^[a-z0-9]+$/.test(t))).toBe(true);
     expect(reader.snapshot(() => postings.ranking(reader, terms))).toBeNull();
-    expect(summary(messageKeywordHits(reader, G1, terms, 50, postings))).toEqual(
+    expect(summary(messageKeywordHits(reader, G1, terms, 50, { postings }))).toEqual(
       summary(messageKeywordHits(reader, G1, terms, 50)),
     );
   });
@@ -182,7 +182,7 @@ describe('KeywordPostings: the message keyword index in memory', () => {
       await postings.build(c, yieldStep);
       expect(postings.built).toBe(false);
       expect(c.snapshot(() => postings.ranking(c, ['orbit']))).toBeNull();
-      expect(messageKeywordHits(c, G1, ['orbit'], 5, postings).map((h) => h.message.messageId)).toEqual(
+      expect(messageKeywordHits(c, G1, ['orbit'], 5, { postings }).map((h) => h.message.messageId)).toEqual(
         messageKeywordHits(c, G1, ['orbit'], 5).map((h) => h.message.messageId),
       );
     } finally {

@@ -120,6 +120,40 @@ describe('message keyword searches of a big index run on a thread of their own',
     }
   });
 
+  it('hands over the windows around the hits it was asked for, as channelWindows reads them', async () => {
+    const store = createSqliteStore({ path });
+    const ids = (list: readonly { messageId: string }[]) => list.map((m) => m.messageId);
+    try {
+      for (const words of QUERIES.slice(0, 3))
+        for (const around of [1, 3]) {
+          const terms = indexTerms(words.join(' '));
+          const threaded = await store.conversation.searchText(G1, terms, 30, { windowsAround: around });
+          const own = await store.transaction(() =>
+            store.conversation.searchText(G1, terms, 30, { windowsAround: around }),
+          );
+          expect(threaded.length).toBeGreaterThan(0);
+          const windows = await store.conversation.channelWindows(
+            G1,
+            threaded.map((h) => h.message),
+            around,
+          );
+          for (const [i, hit] of threaded.entries()) {
+            const want = windows[i];
+            expect(ids(hit.window?.before ?? [])).toEqual(ids(want?.before ?? []));
+            expect(ids(hit.window?.after ?? [])).toEqual(ids(want?.after ?? []));
+            expect(ids(own[i]?.window?.before ?? [])).toEqual(ids(want?.before ?? []));
+            expect(ids(own[i]?.window?.after ?? [])).toEqual(ids(want?.after ?? []));
+          }
+          expect(threaded.some((h) => (h.window?.before.length ?? 0) === around)).toBe(true);
+        }
+      // Not asked: no windows.
+      const bare = await store.conversation.searchText(G1, indexTerms('violin'), 10);
+      expect(bare.every((h) => h.window === undefined)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('never returns a message after forgetMessage reported it erased', async () => {
     const logs: LogEvent[] = [];
     const store = createSqliteStore({ path, logger: (e) => logs.push(e) });

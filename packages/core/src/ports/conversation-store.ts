@@ -18,6 +18,21 @@ export interface MessageTextHit {
    * hit of one search. Optional: without it, core weighs keyword evidence against the best hit only.
    */
   readonly fullMatchScore?: number;
+  /**
+   * The messages around the hit, as `channelWindows(guildId, [hit], options.windowsAround)` reads
+   * them, when the search was asked for them and the store read them with it (optional).
+   */
+  readonly window?: MessageWindow;
+}
+
+/** Options of `searchText`. */
+export interface MessageTextSearchOptions {
+  /**
+   * The caller reads this many messages on each side of every hit next (`channelWindows`): a store
+   * may read them with the search and hand them over on the hits (`MessageTextHit.window`), in the
+   * same snapshot as the hits. Stores that do not leave the hits without windows.
+   */
+  readonly windowsAround?: number;
 }
 
 /** Where a message row sits in (createdAt, messageId) order. */
@@ -73,7 +88,12 @@ export interface ConversationStore {
   authorHistory(guildId: string, authorId: string, limit: number): Promise<StoredMessage[]>;
   channelStats(guildId: string, channelId: string): Promise<ChannelStats>;
   /** Messages of the guild containing ANY of the analysed terms, BM25-ranked (raw content only). */
-  searchText(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]>;
+  searchText(
+    guildId: string,
+    terms: readonly string[],
+    limit: number,
+    options?: MessageTextSearchOptions,
+  ): Promise<MessageTextHit[]>;
   /** Messages by id (request order, missing dropped). */
   getMessages(guildId: string, messageIds: readonly string[]): Promise<StoredMessage[]>;
   /**

@@ -15,7 +15,7 @@ import { boostConversations } from './conversation-boost.js';
 import { fusedScore } from './fusion.js';
 import { lexicalDivisor } from './lexical-scale.js';
 import { smoothScores } from './neighbor-smoothing.js';
-import { neighbourChains, readWindows } from './neighbour-chains.js';
+import { neighbourChains, readsWindows, readWindows, windowsOfHits } from './neighbour-chains.js';
 import { phraseMatch, queryPhrases, withPhrase } from './phrase-match.js';
 import { MAX_QUERY_CHARS } from './recall-query.js';
 import { relativeSemantic, semanticScaler } from './semantic-scale.js';
@@ -125,8 +125,12 @@ async function runSearch(
   const terms = queryTerms(text);
   const visibility = resolveVisibility(deps.access, q.guildId, q.audience);
   // Asked first: a store that hands it to another thread (SQLite) starts it before the vector pass.
+  // The windows around keyword hits may come with them (read in the store's snapshot of the hits).
+  const windowsAround = readsWindows(deps) ? { windowsAround: r.neighborWindow } : {};
   const keywordSearch =
-    terms.length === 0 ? Promise.resolve([]) : conversation.searchText(q.guildId, terms, r.poolSize);
+    terms.length === 0
+      ? Promise.resolve([])
+      : conversation.searchText(q.guildId, terms, r.poolSize, windowsAround);
   const vectorSearch = deps.embedder.embed([text]).then(([vec]) => {
     if (!vec) throw new Error('embedder returned no vector');
     return vectors.search({ kind: 'message', guildId: q.guildId, vector: vec, limit: r.poolSize });
@@ -234,7 +238,9 @@ async function runSearch(
     const phrase = phrases.size > 0 && h.lexical > 0 ? phraseMatch(phrases, m.content) : 0;
     base.set(messageId, withPhrase(fusedScore(c, r.weights, active), phrase, r.phraseWeight));
   }
-  const chains = await neighbourChains(deps, q.guildId, base, messages, ahead);
+  const withHits = keyword.status === 'fulfilled' ? windowsOfHits(keyword.value) : new Map();
+  const known = ahead.then((read) => (read === null ? null : new Map([...withHits, ...read])));
+  const chains = await neighbourChains(deps, q.guildId, base, messages, known);
   for (const chain of chains)
     for (const m of chain) if (!messages.has(m.messageId)) messages.set(m.messageId, m);
   const smoothed = smoothScores(

@@ -1,5 +1,5 @@
 import type { StoredMessage } from '../model/message.js';
-import type { MessageWindow } from '../ports/conversation-store.js';
+import type { MessageTextHit, MessageWindow } from '../ports/conversation-store.js';
 import type { MessageSearchDeps } from './message-search.js';
 import type { MessageChain } from './neighbor-smoothing.js';
 
@@ -9,6 +9,13 @@ export type KnownWindows = ReadonlyMap<string, MessageWindow> | null;
 /** Whether the search reads windows at all (`retrieval.neighborWeight`, `neighborWindow`). */
 export const readsWindows = (deps: MessageSearchDeps): boolean =>
   deps.retrieval.neighborWeight > 0 && deps.retrieval.neighborWindow > 0;
+
+/** The windows the keyword search handed over with its hits (`MessageTextHit.window`), by message id. */
+export function windowsOfHits(hits: readonly MessageTextHit[]): Map<string, MessageWindow> {
+  const out = new Map<string, MessageWindow>();
+  for (const h of hits) if (h.window) out.set(h.message.messageId, h.window);
+  return out;
+}
 
 /** The window around each message (one store call for all of them), by message id. */
 export async function readWindows(
@@ -37,7 +44,8 @@ export async function readWindows(
 
 /**
  * The window around each scored message. `known` holds windows read ahead (the vector hits', read
- * while the keyword search was still running); the others are read in one store call. When a read
+ * while the keyword search was still running, and those the keyword search handed over with its
+ * hits); the others are read in one store call. When a read
  * failed every message stands alone, as with no windows at all.
  */
 export async function neighbourChains(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ChannelName, RecallWarning } from '../../src/model/enums.js';
 import { createMessageSearch } from '../../src/recall/message-search.js';
 import { conversation, makeMessage, storeMessages } from '../helpers/messages.js';
-import { DAY, failing, G, G2, T0, withPort, world } from '../helpers/world.js';
+import { DAY, failing, G, G2, T0, withMethod, withPort, world } from '../helpers/world.js';
 
 function search(w: ReturnType<typeof world>, retrieval: Record<string, unknown> = {}) {
   const d = w.deps(retrieval);
@@ -116,6 +116,84 @@ describe('conversation search', () => {
     expect(r.messages.map((m) => m.message.messageId)).toContain(talk[0]?.messageId);
     expect(r.messages.every((m) => m.components.context === 0)).toBe(true);
     expect(logs).toContain('message_search.neighbors_failed');
+  });
+
+  it("asks the keyword search for the hits' windows and reads none of those again", async () => {
+    const w = world();
+    const talk = conversation(
+      [
+        ['u1', 'what did you think of the marathon route?'],
+        ['u2', 'honestly the hills near the river destroyed my legs'],
+        ['u3', 'the marathon route is flat after the bridge'],
+        ['u1', 'did anyone bring water for the marathon?'],
+      ],
+      T0,
+    );
+    await storeMessages(w.store, w.embedder, talk);
+    const d = w.deps();
+    // Keyword hits only (no vector hit has its window read ahead), every window read counted.
+    const keywordOnly = withPort(
+      w.store,
+      'vectors',
+      withMethod(w.store.vectors, 'search', async () => []),
+    );
+    const asked: (number | undefined)[] = [];
+    const read: string[][] = [];
+    const counting = (handOver: boolean) =>
+      withPort(
+        keywordOnly,
+        'conversation',
+        new Proxy(w.store.conversation, {
+          get(t, p, r) {
+            const v = Reflect.get(t, p, r) as unknown;
+            if (p === 'searchText')
+              return async (
+                guildId: string,
+                terms: readonly string[],
+                limit: number,
+                options?: { windowsAround?: number },
+              ) => {
+                asked.push(options?.windowsAround);
+                const hits = await t.searchText(guildId, terms, limit);
+                if (!handOver) return hits;
+                // As the SQLite store does: the windows read with the search, handed over on the hits.
+                const around = options?.windowsAround ?? 0;
+                const windows = await t.channelWindows(
+                  guildId,
+                  hits.map((h) => h.message),
+                  around,
+                );
+                return hits.map((h, i) => ({ ...h, window: windows[i] }));
+              };
+            if (p === 'channelWindows')
+              return (
+                guildId: string,
+                anchors: { channelId: string; messageId: string }[],
+                window: number,
+              ) => {
+                read.push(anchors.map((a) => a.messageId));
+                return t.channelWindows(guildId, anchors, window);
+              };
+            return typeof v === 'function' ? v.bind(t) : v;
+          },
+        }),
+      );
+    const plain = await createMessageSearch({ ...d, store: counting(false) }).search({
+      guildId: G,
+      text: 'marathon route',
+    });
+    expect(read.flat().length).toBeGreaterThan(0);
+    read.length = 0;
+    const handed = await createMessageSearch({ ...d, store: counting(true) }).search({
+      guildId: G,
+      text: 'marathon route',
+    });
+    expect(asked).toEqual([d.retrieval.neighborWindow, d.retrieval.neighborWindow]);
+    expect(read.flat()).toEqual([]);
+    expect(handed.messages.map((m) => [m.message.messageId, m.score])).toEqual(
+      plain.messages.map((m) => [m.message.messageId, m.score]),
+    );
+    expect(handed.messages.some((m) => m.components.context > 0)).toBe(true);
   });
 
   it('measures keyword scores against a full match of the query (retrieval.lexicalFloor)', async () => {

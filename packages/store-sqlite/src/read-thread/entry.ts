@@ -1,7 +1,7 @@
 /**
  * The read thread (see read-thread.ts): its own read-only connection to the store's file,
- * answering requests one after another with the same code the store's own connection runs, and
- * an in-memory copy of the message keyword index that ranks searches once built (KeywordPostings).
+ * answering requests with the same code the store's own connection runs, and an in-memory copy of
+ * the message keyword index that ranks searches once built (KeywordPostings).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteConnection } from '../connection.js';
@@ -18,17 +18,29 @@ if (port) {
     busyTimeoutMs: data.busyTimeoutMs,
     readOnly: true,
   });
-  // The index's postings, built in steps after the first search (searches in between use FTS5).
+  // The index's postings: the first search waits for the first build (as a big guild's first
+  // search waits for its vectors); builds after a rewrite run in steps while FTS5 answers.
   const postings = new KeywordPostings();
   const nextTurn = () => new Promise<void>((done) => setImmediate(done));
-  port.on('message', (request: ThreadRequest) => {
+  let firstBuild: Promise<void> | null = null;
+  let built = false;
+  port.on('message', async (request: ThreadRequest) => {
     if (request.type === 'close') {
       void connection.close().finally(() => port.close());
       return;
     }
     try {
       if (request.type === 'search') {
-        const hits = messageKeywordHits(connection, request.guildId, request.terms, request.limit, postings);
+        if (!built) {
+          firstBuild ??= postings.build(connection, nextTurn).finally(() => {
+            built = true;
+          });
+          await firstBuild;
+        }
+        const hits = messageKeywordHits(connection, request.guildId, request.terms, request.limit, {
+          postings,
+          windowsAround: request.windowsAround,
+        });
         port.postMessage({ id: request.id, hits } satisfies ThreadReply);
         if (!postings.built) void postings.build(connection, nextTurn);
       } else {

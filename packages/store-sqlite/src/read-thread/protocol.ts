@@ -19,6 +19,7 @@ export type ThreadRequest =
       readonly guildId: string;
       readonly terms: readonly string[];
       readonly limit: number;
+      readonly windowsAround: number;
     }
   | { readonly type: 'vectors'; readonly id: number; readonly guildId: string; readonly dims: number }
   | { readonly type: 'close' };

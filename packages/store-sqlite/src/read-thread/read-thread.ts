@@ -73,8 +73,20 @@ export class ReadThread {
   }
 
   /** The hits of `messageKeywordHits` read on the thread; rejects when the thread could not answer. */
-  async search(guildId: string, terms: readonly string[], limit: number): Promise<MessageTextHit[]> {
-    const reply = await this.#ask((id) => ({ type: 'search', id, guildId, terms: [...terms], limit }));
+  async search(
+    guildId: string,
+    terms: readonly string[],
+    limit: number,
+    windowsAround = 0,
+  ): Promise<MessageTextHit[]> {
+    const reply = await this.#ask((id) => ({
+      type: 'search',
+      id,
+      guildId,
+      terms: [...terms],
+      limit,
+      windowsAround,
+    }));
     if (!('hits' in reply)) throw new Error('the read thread answered another request');
     return reply.hits;
   }

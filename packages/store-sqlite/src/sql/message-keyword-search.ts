@@ -1,5 +1,6 @@
 import type { StoredMessage } from '@permafrost/core';
 import type { MessageTextHit } from '@permafrost/core/store';
+import { readWindows } from '../channel-windows.js';
 import type { SqliteConnection } from '../connection.js';
 import type { IndexRanking, KeywordPostings } from '../keyword-postings/keyword-postings.js';
 import { binaryCompare } from '../rows/codec.js';
@@ -102,22 +103,43 @@ function joined(c: SqliteConnection, guildId: string, match: string, limit: numb
  * full-match score, read in one snapshot (the full-match score counts the rows the ranking saw).
  * The caller has brought the index up to date. Runs on the store's connection or on the keyword
  * thread's (see read-thread/); with `postings` (the thread's in-memory copy of the index, when it
- * can rank these terms) the index rows are ranked from it instead of by FTS5, with the same result.
+ * can rank these terms) the index rows are ranked from it instead of by FTS5, with the same result;
+ * with `windowsAround`, the hits carry their windows, read in the same snapshot.
  */
 export function messageKeywordHits(
   c: SqliteConnection,
   guildId: string,
   terms: readonly string[],
   limit: number,
-  postings?: KeywordPostings,
+  options: KeywordHitOptions = {},
 ): MessageTextHit[] {
   const match = ftsMatchExpression(terms);
   if (match === null || limit <= 0) return [];
   return c.snapshot(() => {
-    const ranking = postings?.ranking(c, terms) ?? undefined;
+    const ranking = options.postings?.ranking(c, terms) ?? undefined;
     const rows = searchMessageIndex(c, guildId, match, Math.floor(limit), ranking);
     if (rows.length === 0) return [];
     const fullMatchScore = ftsFullMatchScore(c, 'messages_fts', terms);
-    return rows.map((r) => ({ message: r.message, score: -r.bm25, fullMatchScore }));
+    const around = Math.floor(options.windowsAround ?? 0);
+    const windows =
+      around > 0
+        ? readWindows(
+            c,
+            guildId,
+            rows.map((r) => ({ channelId: r.message.channelId, messageId: r.message.messageId })),
+            around,
+          )
+        : [];
+    return rows.map((r, i) => {
+      const window = windows[i];
+      return { message: r.message, score: -r.bm25, fullMatchScore, ...(window ? { window } : {}) };
+    });
   });
+}
+
+/** How `messageKeywordHits` reads: from the thread's copy of the index, with the hits' windows. */
+export interface KeywordHitOptions {
+  readonly postings?: KeywordPostings | undefined;
+  /** Read `channelWindows` of this size around every hit (`MessageTextSearchOptions`). */
+  readonly windowsAround?: number | undefined;
 }
