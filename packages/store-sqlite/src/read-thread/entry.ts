@@ -10,6 +10,9 @@ import { messageKeywordHits } from '../sql/message-keyword-search.js';
 import { readGuildRows } from '../vector-scan/guild-rows.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './protocol.js';
 
+/** How long searches wait for the first build of the index copy (about 1 s for 50,000 long messages). */
+const FIRST_BUILD_WAIT_MS = 2000;
+
 const port = parentPort;
 if (port) {
   const data = workerData as ThreadData;
@@ -35,7 +38,8 @@ if (port) {
           firstBuild ??= postings.build(connection, nextTurn).finally(() => {
             built = true;
           });
-          await firstBuild;
+          // A very big index keeps building in steps after this wait while FTS5 answers.
+          await Promise.race([firstBuild, new Promise((done) => setTimeout(done, FIRST_BUILD_WAIT_MS))]);
         }
         const hits = messageKeywordHits(connection, request.guildId, request.terms, request.limit, {
           postings,
