@@ -23,10 +23,17 @@ const SEARCHABLE = "raw_stored = 1 AND kind <> 'session'";
 export class MessageTable {
   readonly #c: SqliteConnection;
   readonly #vec: VecTable;
+  readonly #onRewrite: () => void;
 
-  constructor(connection: SqliteConnection, vec: VecTable) {
+  constructor(connection: SqliteConnection, vec: VecTable, onRewrite: () => void = () => {}) {
     this.#c = connection;
     this.#vec = vec;
+    this.#onRewrite = onRewrite;
+  }
+
+  /** After the commit of a delete or an edit of messages (the read thread drops its index copy). */
+  #rewritten(): void {
+    this.#c.afterCommit(this.#onRewrite);
   }
 
   exists(guildId: string, messageId: string): boolean {
@@ -112,6 +119,7 @@ export class MessageTable {
       this.#c.stmt('DELETE FROM messages_fts WHERE rowid = ?').run(row.row_id);
       // Not an append: readers that keep the index's postings start over (migration 13).
       this.#c.stmt('UPDATE messages_fts_state SET rewrites = rewrites + 1 WHERE id = 1').run();
+      this.#rewritten();
       // A row above the watermark is still waiting and will be indexed with its new text anyway.
       if (row.row_id <= this.#watermark())
         this.#c.stmt('INSERT OR IGNORE INTO messages_fts_pending (row_id) VALUES (?)').run(row.row_id);
@@ -134,6 +142,7 @@ export class MessageTable {
       byGuild.set(g.guild_id, ids);
     }
     for (const [guildId, ids] of byGuild) this.#vec.delete(guildId, 'message', ids);
+    if (gone.length > 0) this.#rewritten();
     return gone.length;
   }
 

@@ -56,7 +56,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MemoryStore {
   });
   const readThread = new ReadThread(options.path, busyTimeoutMs, options.logger);
   const vec = new VecTable(connection, undefined, readThread);
-  const messages = new MessageTable(connection, vec);
+  const messages = new MessageTable(connection, vec, () => readThread.dropCopies());
   const factTable = new FactTable(connection);
   const entities = new EntityTable(connection);
   const relations = new RelationTable(connection);

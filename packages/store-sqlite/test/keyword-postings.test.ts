@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteConnection } from '../src/connection.js';
 import { createSqliteStore } from '../src/index.js';
 import { KeywordPostings } from '../src/keyword-postings/keyword-postings.js';
+import { MessageTable } from '../src/message-table.js';
 import { ftsMatchExpression } from '../src/sql/fts-query.js';
 import { messageKeywordHits } from '../src/sql/message-keyword-search.js';
+import { VecTable } from '../src/vec-table.js';
 
 /** Words with very different frequencies (the first ones are in most rows), so BM25 has work. */
 const WORDS = Array.from({ length: 60 }, (_, i) => `w${i.toString(36)}x${'abcdefghij'[i % 10]}`);
@@ -33,6 +35,9 @@ function text(next: () => number): string {
 }
 
 const yieldStep = () => new Promise<void>((done) => setImmediate(done));
+
+const ftsRowCount = (c: SqliteConnection) =>
+  (c.stmt('SELECT count(*) AS n FROM messages_fts_docsize').get() as { n: number }).n;
 
 /** Every matching row as FTS5 ranks it: [rowid, bm25()], best first, ties by rowid. */
 function ftsRanking(c: SqliteConnection, terms: readonly string[]): [number, number][] {
@@ -146,6 +151,61 @@ describe('KeywordPostings: the message keyword index in memory', () => {
     await postings.build(reader, yieldStep);
     expectSameRanking(reader, postings, ['w5xf', 'w0xa']);
     expect(postings.size.rows).toBe(1998);
+  });
+
+  it('lets go of every posting on drop(), also in the middle of a build', async () => {
+    const postings = new KeywordPostings();
+    await postings.build(reader, yieldStep);
+    expect(postings.size.terms).toBeGreaterThan(0);
+    postings.drop();
+    expect(postings.built).toBe(false);
+    expect(postings.size).toEqual({ rows: 0, tokens: 0, terms: 0 });
+    expect(reader.snapshot(() => postings.ranking(reader, ['w0xa']))).toBeNull();
+    // A drop while a build is under way (at its first pause): the build starts over and holds
+    // every row once.
+    let pauses = 0;
+    const building = postings.build(
+      reader,
+      async () => {
+        if (pauses++ === 0) postings.drop();
+        await yieldStep();
+      },
+      0,
+    );
+    await building;
+    expect(pauses).toBeGreaterThan(1);
+    expect(postings.built).toBe(true);
+    expect(postings.size.rows).toBe(reader.snapshot(() => ftsRowCount(reader)));
+    expectSameRanking(reader, postings, ['w0xa', 'w4xe']);
+  });
+
+  it('tells the read thread after every committed delete or edit of messages', async () => {
+    const own = join(dir, 'rewrites.db');
+    const writer = createSqliteStore({ path: own });
+    await writer.setup();
+    await writer.queue.enqueueMany(
+      [
+        makeMessage({ messageId: 'r1', content: 'lantern orbit' }),
+        makeMessage({ messageId: 'r2', content: 'orbit' }),
+      ],
+      100,
+    );
+    await writer.close();
+    const c = new SqliteConnection({ path: own, busyTimeoutMs: 5000 });
+    let told = 0;
+    const table = new MessageTable(c, new VecTable(c), () => told++);
+    try {
+      await c.write(() => table.flushIndex());
+      expect(told).toBe(0);
+      await c.write(() => table.markEdited(G1, 'r1', 'lantern river', false));
+      expect(told).toBe(1);
+      await c.write(() => table.deleteWhere('message_id = ?', ['r2']));
+      expect(told).toBe(2);
+      await c.write(() => table.deleteWhere('message_id = ?', ['no-such-message']));
+      expect(told).toBe(2);
+    } finally {
+      await c.close();
+    }
   });
 
   it('leaves terms it does not model to FTS5: the search answers the same', async () => {

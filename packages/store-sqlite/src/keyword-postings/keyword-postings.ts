@@ -55,6 +55,8 @@ export class KeywordPostings {
   #at: Position | null = null;
   #building: Promise<void> | null = null;
   #unusable = false;
+  /** Moved by `drop()`: a build that sees it move starts over. */
+  #generation = 0;
 
   /** Whether a copy is in memory (it may still be behind the index). */
   get built(): boolean {
@@ -70,12 +72,13 @@ export class KeywordPostings {
    * Builds the copy in steps (each its own snapshot), then brings it up to date; a rewrite during
    * the build starts it over (at most twice). Resolves when done or given up; never rejects.
    */
-  build(c: SqliteConnection, yieldStep: () => Promise<void>): Promise<void> {
+  build(c: SqliteConnection, yieldStep: () => Promise<void>, stepMs = BUILD_STEP_MS): Promise<void> {
     if (this.#unusable) return Promise.resolve();
     this.#building ??= (async () => {
       try {
         for (let attempt = 0; attempt < 3 && !this.#unusable; attempt++) {
           this.#clear();
+          const generation = this.#generation;
           const start = c.snapshot(() => c.stmt(POSITION).get() as Position);
           let after = 0;
           let stepStart = performance.now();
@@ -83,14 +86,15 @@ export class KeywordPostings {
             const added = c.snapshot(() => this.#append(c, after, start.lastRow));
             if (added === null) break;
             after = added;
-            if (performance.now() - stepStart >= BUILD_STEP_MS) {
+            if (performance.now() - stepStart >= stepMs) {
               await yieldStep();
               stepStart = performance.now();
+              if (this.#generation !== generation) break;
             }
           }
           if (this.#unusable) return;
           const now = c.snapshot(() => c.stmt(POSITION).get() as Position);
-          if (now.rewrites === start.rewrites) {
+          if (now.rewrites === start.rewrites && this.#generation === generation) {
             this.#at = { rewrites: start.rewrites, lastRow: after };
             return;
           }
@@ -102,6 +106,15 @@ export class KeywordPostings {
       }
     })();
     return this.#building;
+  }
+
+  /**
+   * Lets go of every posting now (the store's own thread deleted or edited messages): nothing of
+   * their terms stays in memory until the next search builds the copy again.
+   */
+  drop(): void {
+    this.#generation++;
+    this.#clear();
   }
 
   /**

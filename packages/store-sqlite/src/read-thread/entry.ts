@@ -32,6 +32,10 @@ if (port) {
       void connection.close().finally(() => port.close());
       return;
     }
+    if (request.type === 'drop') {
+      postings.drop();
+      return;
+    }
     try {
       if (request.type === 'search') {
         if (!built) {

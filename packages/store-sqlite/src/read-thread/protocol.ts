@@ -9,8 +9,9 @@ export interface ThreadData {
 }
 
 /**
- * A message keyword search (`messageKeywordHits`), a guild's message vectors (`readGuildRows`), or
- * the request to close the connection and end.
+ * A message keyword search (`messageKeywordHits`), a guild's message vectors (`readGuildRows`), the
+ * notice that messages were deleted or edited (drop the index copy; no answer), or the request to
+ * close the connection and end.
  */
 export type ThreadRequest =
   | {
@@ -22,6 +23,7 @@ export type ThreadRequest =
       readonly windowsAround: number;
     }
   | { readonly type: 'vectors'; readonly id: number; readonly guildId: string; readonly dims: number }
+  | { readonly type: 'drop' }
   | { readonly type: 'close' };
 
 /** The answer to one request, or the error it failed with. */

@@ -91,6 +91,14 @@ export class ReadThread {
     return reply.hits;
   }
 
+  /**
+   * Messages were deleted or edited on the store's connection: a running thread lets go of its copy
+   * of the keyword index now, so their terms do not stay in memory until the next search.
+   */
+  dropCopies(): void {
+    this.#worker?.postMessage({ type: 'drop' } satisfies ThreadRequest);
+  }
+
   /** The guild's rows of `readGuildRows` read on the thread; rejects when the thread could not answer. */
   async guildRows(guildId: string, dims: number): Promise<GuildRows> {
     const reply = await this.#ask((id) => ({ type: 'vectors', id, guildId, dims }));
