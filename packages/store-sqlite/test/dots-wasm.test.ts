@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assembleDots, dotsModuleSource } from '../../../scripts/wasm.mjs';
 import { DOTS_WASM_BASE64 } from '../src/vector-scan/dots-wasm.js';
-import { dotsModule, GuildMatrix } from '../src/vector-scan/guild-matrix.js';
+import { COARSE_MIN_ROWS, dotsModule, GuildMatrix } from '../src/vector-scan/guild-matrix.js';
 import { topSlots } from '../src/vector-scan/top-slots.js';
 
 describe('the dots module', () => {
@@ -48,5 +48,51 @@ describe('the dots module', () => {
     const many = Float32Array.from({ length: 200 }, () => Math.floor(next() * 5) / 4);
     const sorted = Array.from(many.keys()).sort((a, b) => (many[b] as number) - (many[a] as number) || a - b);
     for (const k of [1, 2, 7, 50, 199, 200, 300]) expect(topSlots(many, k)).toEqual(sorted.slice(0, k));
+  });
+
+  it('answers a big matrix in two passes with exactly the rows, scores and order of one full pass', () => {
+    const module = dotsModule() as NonNullable<ReturnType<typeof dotsModule>>;
+    let seed = 11;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    for (const dims of [3, 40, 256]) {
+      const matrix = new GuildMatrix(module, dims, 16);
+      // Sparse vectors over few features (like hashing embeddings), exact duplicates (ties),
+      // zero vectors, and rows replaced and removed on the way.
+      const make = () => {
+        const v = new Float32Array(dims);
+        for (let j = 0; j < 1 + Math.floor(next() * 6); j++)
+          v[Math.floor(next() * Math.min(dims, 24))] = Math.round((next() - 0.3) * 8);
+        return v;
+      };
+      const kept: Float32Array[] = [];
+      for (let i = 0; i < COARSE_MIN_ROWS + 700; i++) {
+        const v =
+          i % 97 === 5
+            ? new Float32Array(dims)
+            : i % 13 === 0 && kept.length > 0
+              ? (kept[i % kept.length] as Float32Array)
+              : make();
+        kept.push(v);
+        matrix.set(i, `r${i}`, v);
+      }
+      for (let i = 0; i < 300; i += 3) matrix.remove(i);
+      for (let i = 1; i < 200; i += 7) matrix.set(i, `again${i}`, make());
+      expect(matrix.size).toBeGreaterThanOrEqual(COARSE_MIN_ROWS);
+      for (let n = 0; n < 25; n++) {
+        const query = n === 0 ? (kept[40] as Float32Array) : make();
+        for (const k of [1, 10, 100, 1000]) {
+          const two = matrix.nearest(query, k);
+          expect(two).toEqual(matrix.nearest(query, k, { exhaustive: true }));
+          expect(two).toHaveLength(k);
+        }
+      }
+      // A zero query scores 0 against everything: the full pass answers it.
+      expect(matrix.nearest(new Float32Array(dims), 5)).toEqual(
+        matrix.nearest(new Float32Array(dims), 5, { exhaustive: true }),
+      );
+    }
   });
 });

@@ -9,10 +9,10 @@ import { type GuildRows, readGuildRows } from './guild-rows.js';
 
 /**
  * Bytes of message vectors kept across every guild of one store object (a guild of about 55,000
- * vectors of 256 floats, with room to grow); past this the least recently searched guilds go. A guild whose vectors alone would
- * not fit is searched by sqlite-vec, as before.
+ * vectors of 256 floats, each in f32 and in i8, with room to grow); past this the least recently
+ * searched guilds go. A guild whose vectors alone would not fit is searched by sqlite-vec, as before.
  */
-export const MESSAGE_VECTOR_BYTES = 64 * 1024 * 1024;
+export const MESSAGE_VECTOR_BYTES = 80 * 1024 * 1024;
 /** Whether kept copies answer a search: active messages of the whole guild (every conversation.search). */
 export const keptSearch = (query: VectorQuery): boolean =>
   query.kind === 'message' && (query.activeOnly ?? true) && !query.serverOnly && !query.subjectIds;
