@@ -95,6 +95,7 @@ export class KeywordPostings {
           if (this.#unusable) return;
           const now = c.snapshot(() => c.stmt(POSITION).get() as Position);
           if (now.rewrites === start.rewrites && this.#generation === generation) {
+            for (const postings of this.#terms.values()) postings.fit();
             this.#at = { rewrites: start.rewrites, lastRow: after };
             return;
           }

@@ -11,12 +11,19 @@ export class TermPostings {
     return this.#size;
   }
 
+  /** Lets go of the room reserved for more rows (a copy that is done building keeps only its size). */
+  fit(): void {
+    if (this.#slots.length === this.#size) return;
+    this.#slots = this.#slots.slice(0, this.#size);
+    this.#counts = this.#counts.slice(0, this.#size);
+  }
+
   push(slot: number, count: number): void {
     if (this.#size === this.#slots.length) {
-      const slots = new Int32Array(this.#size * 2);
+      const slots = new Int32Array(Math.max(4, this.#size * 2));
       slots.set(this.#slots);
       this.#slots = slots;
-      const counts = new Uint32Array(this.#size * 2);
+      const counts = new Uint32Array(Math.max(4, this.#size * 2));
       counts.set(this.#counts);
       this.#counts = counts;
     }
