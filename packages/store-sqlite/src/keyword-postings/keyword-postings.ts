@@ -23,12 +23,18 @@ interface Position {
 
 const POSITION = `SELECT (SELECT rewrites FROM messages_fts_state WHERE id = 1) AS rewrites,
   (SELECT coalesce(max(id), 0) FROM messages_fts_docsize) AS lastRow`;
-/** Index rows after a row id, with their length and the text they were tokenised from. */
-const ROWS_AFTER = `SELECT d.id, d.sz, m.content FROM messages_fts_docsize d JOIN messages m ON m.row_id = d.id
+/** Index rows after a row id, with their length, the text they were tokenised from and their guild. */
+const ROWS_AFTER = `SELECT d.id, d.sz, m.content, m.guild_id FROM messages_fts_docsize d JOIN messages m ON m.row_id = d.id
   WHERE d.id > ? AND d.id <= ? ORDER BY d.id LIMIT ?`;
 
-/** A ranking of the index: its best `depth` rows as [rowid, bm25()], best first. */
-export type IndexRanking = (depth: number) => [number, number][];
+/** An index row read into the copy: rowid, FTS5's size record, the message text, its guild. */
+type IndexRow = [number, Uint8Array, string, string];
+
+/**
+ * A ranking of the index: its best `depth` rows as [rowid, bm25()], best first; with `guildId`,
+ * the best `depth` rows of that guild's messages.
+ */
+export type IndexRanking = (depth: number, guildId?: string) => [number, number][];
 
 /**
  * The message keyword index (`messages_fts`) held in memory as postings, so that a query is ranked
@@ -48,6 +54,9 @@ export class KeywordPostings {
   readonly #terms = new Map<string, TermPostings>();
   #rowIds = new Int32Array(1024);
   #lengths = new Uint32Array(1024);
+  /** Per row, its guild's number in `#guilds`. */
+  #guildOf = new Int32Array(1024);
+  readonly #guilds = new Map<string, number>();
   #rows = 0;
   #tokens = 0;
   /** Per-row scores of the query being ranked (zero between queries). */
@@ -153,10 +162,10 @@ export class KeywordPostings {
     // contentless index does not always lower: so does the copy.
     const stats = readIndexStats(c);
     if (stats.rows <= 0) return null;
-    return (depth) => this.#rank(phrases, stats, depth);
+    return (depth, guildId) => this.#rank(phrases, stats, depth, guildId);
   }
 
-  #rank(phrases: readonly string[], stats: IndexStats, depth: number): [number, number][] {
+  #rank(phrases: readonly string[], stats: IndexStats, depth: number, guildId?: string): [number, number][] {
     if (this.#scores.length < this.#rows) this.#scores = new Float64Array(this.#rowIds.length);
     const scores = this.#scores;
     const touched: number[] = [];
@@ -167,7 +176,10 @@ export class KeywordPostings {
       if (!postings) continue;
       postings.addScores(scores, touched, this.#lengths, stats.rows, avgdl, bm25Contribution);
     }
-    const best = topRows(touched, scores, Math.max(0, Math.floor(depth))).map((slot): [number, number] => [
+    const guild = guildId === undefined ? undefined : (this.#guilds.get(guildId) ?? -1);
+    const candidates =
+      guild === undefined ? touched : touched.filter((slot) => this.#guildOf[slot] === guild);
+    const best = topRows(candidates, scores, Math.max(0, Math.floor(depth))).map((slot): [number, number] => [
       this.#rowIds[slot] as number,
       -1.0 * (scores[slot] as number),
     ]);
@@ -181,25 +193,21 @@ export class KeywordPostings {
    * last row read, or null when there were none.
    */
   #append(c: SqliteConnection, after: number, last: number): number | null {
-    const rows = c.stmt(ROWS_AFTER).raw(true).all(after, last, BUILD_STEP_ROWS) as [
-      number,
-      Uint8Array,
-      string,
-    ][];
+    const rows = c.stmt(ROWS_AFTER).raw(true).all(after, last, BUILD_STEP_ROWS) as IndexRow[];
     if (rows.length === 0) return null;
-    for (const [rowId, size, content] of rows) {
+    for (const [rowId, size, content, guildId] of rows) {
       const terms = indexTerms(content);
       if (terms.length !== readVarints(size, 1)[0] || this.#tokens + terms.length > MAX_KEPT_TOKENS) {
         this.#unusable = true;
         this.#clear();
         return null;
       }
-      this.#add(rowId, terms);
+      this.#add(rowId, terms, guildId);
     }
-    return (rows[rows.length - 1] as [number, Uint8Array, string])[0];
+    return (rows[rows.length - 1] as IndexRow)[0];
   }
 
-  #add(rowId: number, terms: readonly string[]): void {
+  #add(rowId: number, terms: readonly string[], guildId: string): void {
     const slot = this.#rows++;
     if (slot === this.#rowIds.length) {
       const ids = new Int32Array(slot * 2);
@@ -208,9 +216,18 @@ export class KeywordPostings {
       const lengths = new Uint32Array(slot * 2);
       lengths.set(this.#lengths);
       this.#lengths = lengths;
+      const guilds = new Int32Array(slot * 2);
+      guilds.set(this.#guildOf);
+      this.#guildOf = guilds;
     }
     this.#rowIds[slot] = rowId;
     this.#lengths[slot] = terms.length;
+    let guild = this.#guilds.get(guildId);
+    if (guild === undefined) {
+      guild = this.#guilds.size;
+      this.#guilds.set(guildId, guild);
+    }
+    this.#guildOf[slot] = guild;
     this.#tokens += terms.length;
     const counts = new Map<string, number>();
     for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -228,6 +245,8 @@ export class KeywordPostings {
     this.#terms.clear();
     this.#rowIds = new Int32Array(1024);
     this.#lengths = new Uint32Array(1024);
+    this.#guildOf = new Int32Array(1024);
+    this.#guilds.clear();
     this.#rows = 0;
     this.#tokens = 0;
     this.#at = null;

@@ -51,7 +51,8 @@ export interface RankedMessage {
  * alone first (its best M rows, M sized to that share) and only those rows are read and filtered.
  * That answer is exact when the index had no further match, or when `limit` kept rows score
  * strictly better than the M-th ranked row (every row scoring better is among the M). Otherwise,
- * and for a guild with a small share, the joined query runs.
+ * and for a guild with a small share, the joined query runs. With `ranking` (the read thread's copy
+ * of the index) the guild's own rows are ranked, whatever its share, under the same check.
  */
 export function searchMessageIndex(
   c: SqliteConnection,
@@ -60,14 +61,20 @@ export function searchMessageIndex(
   limit: number,
   ranking?: IndexRanking,
 ): RankedMessage[] {
-  const indexRows = indexRowCount(c, 'messages_fts');
-  const guildRows = (c.stmt(GUILD_ROWS).get(guildId) as { n: number }).n;
-  const share = indexRows > 0 ? Math.min(1, guildRows / indexRows) : 0;
-  const depth = share > 0 ? Math.ceil((ROWS_PER_HIT * limit) / share) : Number.POSITIVE_INFINITY;
-  if (depth > MAX_ROWS_PER_HIT * limit) return joined(c, guildId, match, limit);
-  const ranked = ranking
-    ? ranking(depth)
-    : (rawRows(c.stmt(INDEX_ONLY), [match, depth]) as [number, number][]);
+  let depth: number;
+  let ranked: [number, number][];
+  if (ranking) {
+    // The copy ranks the guild's own rows: only rows the store hides (a margin) are filtered below.
+    depth = ROWS_PER_HIT * limit;
+    ranked = ranking(depth, guildId);
+  } else {
+    const indexRows = indexRowCount(c, 'messages_fts');
+    const guildRows = (c.stmt(GUILD_ROWS).get(guildId) as { n: number }).n;
+    const share = indexRows > 0 ? Math.min(1, guildRows / indexRows) : 0;
+    depth = share > 0 ? Math.ceil((ROWS_PER_HIT * limit) / share) : Number.POSITIVE_INFINITY;
+    if (depth > MAX_ROWS_PER_HIT * limit) return joined(c, guildId, match, limit);
+    ranked = rawRows(c.stmt(INDEX_ONLY), [match, depth]) as [number, number][];
+  }
   const scores = new Map(ranked);
   const kept = (
     rawRows(c.stmt(KEEP), [JSON.stringify(ranked.map((r) => r[0])), guildId]) as [number, string][]
