@@ -133,8 +133,8 @@ export class MessageTable {
    */
   deleteWhere(where: string, params: readonly (string | number | null)[]): number {
     const gone = this.#c
-      .stmt(`DELETE FROM messages WHERE ${where} RETURNING guild_id, message_id`)
-      .all(...params) as { guild_id: string; message_id: string }[];
+      .stmt(`DELETE FROM messages WHERE ${where} RETURNING guild_id, message_id, ${SEARCHABLE} AS indexed`)
+      .all(...params) as { guild_id: string; message_id: string; indexed: number }[];
     const byGuild = new Map<string, string[]>();
     for (const g of gone) {
       const ids = byGuild.get(g.guild_id) ?? [];
@@ -142,7 +142,8 @@ export class MessageTable {
       byGuild.set(g.guild_id, ids);
     }
     for (const [guildId, ids] of byGuild) this.#vec.delete(guildId, 'message', ids);
-    if (gone.length > 0) this.#rewritten();
+    // Session entries (trimmed on every append past the cap) were never in the keyword index.
+    if (gone.some((g) => g.indexed === 1)) this.#rewritten();
     return gone.length;
   }
 

@@ -187,6 +187,7 @@ describe('KeywordPostings: the message keyword index in memory', () => {
       [
         makeMessage({ messageId: 'r1', content: 'lantern orbit' }),
         makeMessage({ messageId: 'r2', content: 'orbit' }),
+        makeMessage({ messageId: 's1', content: 'a session entry', kind: 'session', status: 'processed' }),
       ],
       100,
     );
@@ -203,6 +204,14 @@ describe('KeywordPostings: the message keyword index in memory', () => {
       expect(told).toBe(2);
       await c.write(() => table.deleteWhere('message_id = ?', ['no-such-message']));
       expect(told).toBe(2);
+      // A session entry was never in the keyword index: trimming one (every append past the
+      // session's cap) neither tells the thread nor counts as a rewrite.
+      const rewrites = () =>
+        (c.stmt('SELECT rewrites FROM messages_fts_state').get() as { rewrites: number }).rewrites;
+      const before = rewrites();
+      await c.write(() => table.deleteWhere('message_id = ?', ['s1']));
+      expect(told).toBe(2);
+      expect(rewrites()).toBe(before);
     } finally {
       await c.close();
     }
