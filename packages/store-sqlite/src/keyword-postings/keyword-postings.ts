@@ -1,7 +1,8 @@
 import { indexTerms } from '@permafrost/core/store';
 import type { SqliteConnection } from '../connection.js';
+import { type IndexTotals, indexTotals, readVarint } from '../sql/fts-full-match.js';
 import { ftsTerms } from '../sql/fts-query.js';
-import { bm25Contribution, type IndexStats, readIndexStats, readVarints } from './fts-stats.js';
+import { bm25Contribution } from './fts5-bm25.js';
 import { TermPostings } from './term-postings.js';
 import { topRows } from './top-rows.js';
 
@@ -160,12 +161,12 @@ export class KeywordPostings {
     }
     // bm25() takes the row and token totals from the index's own record, which a delete from a
     // contentless index does not always lower: so does the copy.
-    const stats = readIndexStats(c);
+    const stats = indexTotals(c, 'messages_fts');
     if (stats.rows <= 0) return null;
     return (depth, guildId) => this.#rank(phrases, stats, depth, guildId);
   }
 
-  #rank(phrases: readonly string[], stats: IndexStats, depth: number, guildId?: string): [number, number][] {
+  #rank(phrases: readonly string[], stats: IndexTotals, depth: number, guildId?: string): [number, number][] {
     if (this.#scores.length < this.#rows) this.#scores = new Float64Array(this.#rowIds.length);
     const scores = this.#scores;
     const touched: number[] = [];
@@ -197,7 +198,7 @@ export class KeywordPostings {
     if (rows.length === 0) return null;
     for (const [rowId, size, content, guildId] of rows) {
       const terms = indexTerms(content);
-      if (terms.length !== readVarints(size, 1)[0] || this.#tokens + terms.length > MAX_KEPT_TOKENS) {
+      if (terms.length !== readVarint(size) || this.#tokens + terms.length > MAX_KEPT_TOKENS) {
         this.#unusable = true;
         this.#clear();
         return null;

@@ -1,4 +1,4 @@
-import { bm25Idf } from './fts-stats.js';
+import { bm25Idf } from '@permafrost/core/store';
 
 /** One term's postings: the slots of the rows holding it and how often each does, in slot order. */
 export class TermPostings {

@@ -25,20 +25,43 @@ export function ftsFullMatchScore(
   );
 }
 
-/** FTS5's averages record (rowid 1 of the index's data table) starts with the row count. */
-export function indexRowCount(c: SqliteConnection, index: KeywordIndex): number {
-  const row = c.stmt(`SELECT block FROM ${index}_data WHERE id = 1`).get() as { block: unknown } | undefined;
-  return row && row.block instanceof Uint8Array ? readVarint(row.block) : 0;
+/** An index's totals from FTS5's averages record (rowid 1 of its data table): rows, then tokens. */
+export interface IndexTotals {
+  readonly rows: number;
+  /** Tokens of every row (the index has one column). */
+  readonly tokens: number;
 }
 
+/** The totals bm25() itself uses (`IndexTotals`); zeros for an index that never held a row. */
+export function indexTotals(c: SqliteConnection, index: KeywordIndex): IndexTotals {
+  const row = c.stmt(`SELECT block FROM ${index}_data WHERE id = 1`).get() as { block: unknown } | undefined;
+  if (!row || !(row.block instanceof Uint8Array)) return { rows: 0, tokens: 0 };
+  const [rows = 0, tokens = 0] = readVarints(row.block, 2);
+  return { rows, tokens };
+}
+
+/** FTS5's row count (the averages record's first figure). */
+export const indexRowCount = (c: SqliteConnection, index: KeywordIndex): number => indexTotals(c, index).rows;
+
 /** SQLite's varint: big-endian 7-bit groups, high bit set on all but the last (9th: 8 bits). */
-export function readVarint(bytes: Uint8Array): number {
-  let value = 0;
-  for (let i = 0; i < 9 && i < bytes.length; i++) {
-    const b = bytes[i] as number;
-    if (i === 8) return value * 256 + b;
-    value = value * 128 + (b & 0x7f);
-    if ((b & 0x80) === 0) return value;
+export const readVarint = (bytes: Uint8Array): number => readVarints(bytes, 1)[0] ?? 0;
+
+/** Up to `count` SQLite varints from the start of `bytes`. */
+export function readVarints(bytes: Uint8Array, count: number): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (out.length < count && i < bytes.length) {
+    let value = 0;
+    for (let k = 0; k < 9 && i < bytes.length; k++) {
+      const b = bytes[i++] as number;
+      if (k === 8) {
+        value = value * 256 + b;
+        break;
+      }
+      value = value * 128 + (b & 0x7f);
+      if ((b & 0x80) === 0) break;
+    }
+    out.push(value);
   }
-  return value;
+  return out;
 }
