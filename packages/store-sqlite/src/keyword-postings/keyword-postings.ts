@@ -2,9 +2,9 @@ import { indexTerms } from '@permafrost/core/store';
 import type { SqliteConnection } from '../connection.js';
 import { type IndexTotals, indexTotals, readVarint } from '../sql/fts-full-match.js';
 import { ftsTerms } from '../sql/fts-query.js';
+import { topSlots } from '../vector-scan/top-slots.js';
 import { bm25Contribution } from './fts5-bm25.js';
 import { TermPostings } from './term-postings.js';
-import { topRows } from './top-rows.js';
 
 /** Rows read per query of a build, and the time after which the build lets requests through. */
 const BUILD_STEP_ROWS = 256;
@@ -180,10 +180,9 @@ export class KeywordPostings {
     const guild = guildId === undefined ? undefined : (this.#guilds.get(guildId) ?? -1);
     const candidates =
       guild === undefined ? touched : touched.filter((slot) => this.#guildOf[slot] === guild);
-    const best = topRows(candidates, scores, Math.max(0, Math.floor(depth))).map((slot): [number, number] => [
-      this.#rowIds[slot] as number,
-      -1.0 * (scores[slot] as number),
-    ]);
+    const best = topSlots(scores, Math.max(0, Math.floor(depth)), candidates).map(
+      (slot): [number, number] => [this.#rowIds[slot] as number, -1.0 * (scores[slot] as number)],
+    );
     // The scratch scores start from zero for the next query.
     for (const slot of touched) scores[slot] = 0;
     return best;

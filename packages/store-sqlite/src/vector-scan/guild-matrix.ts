@@ -50,7 +50,7 @@ export const roomFor = (rows: number): number => rows + Math.max(MIN_GROWTH, Mat
 
 /** Bytes of a matrix with room for `capacity` rows holding `rows` of `dims` floats. */
 export const matrixBytes = (capacity: number, rows: number, dims: number): number =>
-  (capacity + 1) * (strideOf(dims) * 4 + bytesOf8(dims)) + capacity * 28 + rows * ROW_OVERHEAD_BYTES;
+  (capacity + 1) * (strideOf(dims) * 4 + bytesOf8(dims)) + capacity * 36 + rows * ROW_OVERHEAD_BYTES;
 
 /** Writes `vector` scaled to unit length into `target`, zeros after `dims` (a zero vector stays 0). */
 function writeUnit(target: Float32Array, vector: Float32Array, dims: number): void {
@@ -89,8 +89,9 @@ export class GuildMatrix {
   /** Per slot: the i8 row's scale (f32 value of one step) and the L1 norm of the values it stands for. */
   #scale = new Float64Array(0);
   #l1 = new Float64Array(0);
-  /** Scratch of the coarse pass: each row's upper bound (reused by every search). */
+  /** Scratch of the coarse pass: each row's upper and lower bound (reused by every search). */
   #upper = new Float64Array(0);
+  #lower = new Float64Array(0);
 
   /** `rows`: how many the matrix has room for at first. */
   constructor(module: DotsModule, dims: number, rows: number) {
@@ -147,6 +148,7 @@ export class GuildMatrix {
     l1.set(this.#l1.subarray(0, this.#count));
     this.#l1 = l1;
     this.#upper = new Float64Array(capacity);
+    this.#lower = new Float64Array(capacity);
     this.#capacity = capacity;
   }
 
@@ -230,43 +232,16 @@ export class GuildMatrix {
     const slack = f32Slack(this.#stride);
     const cross = this.dims * 0.25 * qScale;
     const upper = this.#upper;
-    // The k-th best lower bound: a min-heap of the k best seen.
-    const heap = new Float64Array(k);
-    let size = 0;
+    const lower = this.#lower;
     for (let r = 0; r < count; r++) {
       const scale = this.#scale[r] as number;
       const approx = (coarse[r] as number) * qScale * scale;
       const bound = scale * 0.5 * qL1 + qScale * 0.5 * (this.#l1[r] as number) + cross * scale + slack;
       upper[r] = approx + bound;
-      const lower = approx - bound;
-      if (size < k) {
-        let i = size++;
-        heap[i] = lower;
-        for (
-          let p = (i - 1) >> 1;
-          i > 0 && (heap[i] as number) < (heap[p] as number);
-          i = p, p = (i - 1) >> 1
-        ) {
-          const t = heap[i] as number;
-          heap[i] = heap[p] as number;
-          heap[p] = t;
-        }
-      } else if (lower > (heap[0] as number)) {
-        heap[0] = lower;
-        for (let i = 0; ; ) {
-          const l = 2 * i + 1;
-          let m = i;
-          if (l < size && (heap[l] as number) < (heap[m] as number)) m = l;
-          if (l + 1 < size && (heap[l + 1] as number) < (heap[m] as number)) m = l + 1;
-          if (m === i) break;
-          const t = heap[i] as number;
-          heap[i] = heap[m] as number;
-          heap[m] = t;
-          i = m;
-        }
-      }
+      lower[r] = approx - bound;
     }
-    const threshold = heap[0] as number;
+    // The k-th best lower bound.
+    const threshold = lower[topSlots(lower.subarray(0, count), k).at(-1) as number] as number;
     // Every row that may score at least the k-th best, scored in f32 as the full pass scores it.
     const candidates: number[] = [];
     for (let r = 0; r < count; r++) if ((upper[r] as number) >= threshold) candidates.push(r);
@@ -274,14 +249,12 @@ export class GuildMatrix {
     candidates.forEach((slot, j) => {
       this.#dots(0, this.#rowsAt() + slot * rowBytes, 1, this.#stride, out + j * 4);
     });
+    // Candidates are in slot order: ties among them fall as they would in the full pass.
     const scores = new Float32Array(this.#memory.buffer, out, candidates.length);
-    const order = candidates.map((_, j) => j);
-    order.sort(
-      (a, b) =>
-        (scores[b] as number) - (scores[a] as number) ||
-        (candidates[a] as number) - (candidates[b] as number),
-    );
-    return order.slice(0, k).map((j) => [this.#ids[candidates[j] as number] as string, scores[j] as number]);
+    return topSlots(scores, k).map((j) => [
+      this.#ids[candidates[j] as number] as string,
+      scores[j] as number,
+    ]);
   }
 }
 

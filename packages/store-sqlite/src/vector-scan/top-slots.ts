@@ -1,9 +1,10 @@
 /**
  * Slots of the `k` highest scores, highest first, equal scores in slot order (also at the cut:
  * the earlier slots are kept). One pass with a heap of size k whose root is the entry to drop
- * next: the lowest score, the latest slot among equal ones.
+ * next: the lowest score, the latest slot among equal ones. With `among`, only those slots (in
+ * any order) are candidates.
  */
-export function topSlots(scores: Float32Array, k: number): number[] {
+export function topSlots(scores: ArrayLike<number>, k: number, among?: ArrayLike<number>): number[] {
   const heapScore = new Float64Array(k);
   const heapSlot = new Int32Array(k);
   let size = 0;
@@ -20,14 +21,20 @@ export function topSlots(scores: Float32Array, k: number): number[] {
     heapScore[j] = s;
     heapSlot[j] = t;
   };
-  for (let slot = 0; slot < scores.length; slot++) {
+  const count = among ? among.length : scores.length;
+  for (let n = 0; n < count; n++) {
+    const slot = among ? (among[n] as number) : n;
     const score = scores[slot] as number;
     if (size < k) {
       let i = size++;
       heapScore[i] = score;
       heapSlot[i] = slot;
       for (let p = (i - 1) >> 1; i > 0 && before(i, p); i = p, p = (i - 1) >> 1) swap(i, p);
-    } else if (score > (heapScore[0] as number)) {
+    } else if (
+      size > 0 &&
+      (score > (heapScore[0] as number) ||
+        (score === (heapScore[0] as number) && slot < (heapSlot[0] as number)))
+    ) {
       heapScore[0] = score;
       heapSlot[0] = slot;
       for (let i = 0; ; ) {
